@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ledger-audit/ledger-audit/analyze"
+	"github.com/ledger-audit/ledger-audit/ledger"
+	"github.com/spf13/pflag"
+)
+
+func ledgerSchema() int { return ledger.SchemaVersion }
+func resultSchema() int { return analyze.SchemaVersion }
+
+// window holds the flags every analysis command shares.
+type window struct {
+	now, since, until, session string
+}
+
+func (w *window) add(fs *pflag.FlagSet) {
+	fs.StringVar(&w.now, "now", "", "the clock for grace periods and reports (RFC 3339; default: current time)")
+	fs.StringVar(&w.since, "since", "", "only records at or after this time (RFC 3339, date, or a duration before --now such as 24h)")
+	fs.StringVar(&w.until, "until", "", "only records before this time (same forms as --since)")
+	fs.StringVar(&w.session, "session", "", "only this session id")
+}
+
+// resolve turns the flags into a clock and a ledger filter.
+func (w *window) resolve() (time.Time, ledger.Filter, error) {
+	now := time.Now().UTC()
+	if w.now != "" {
+		t, ok := ledger.ParseTime(w.now)
+		if !ok {
+			return now, ledger.Filter{}, usagef("--now: cannot read %q as a time (want RFC 3339, e.g. 2026-12-01T08:00:00Z)", w.now)
+		}
+		now = t
+	}
+	f := ledger.Filter{Session: w.session}
+	var err error
+	if f.Since, err = relTime("--since", w.since, now); err != nil {
+		return now, f, err
+	}
+	if f.Until, err = relTime("--until", w.until, now); err != nil {
+		return now, f, err
+	}
+	if !f.Since.IsZero() && !f.Until.IsZero() && !f.Since.Before(f.Until) {
+		return now, f, usagef("--since (%s) must be before --until (%s)", ledger.FormatTime(f.Since), ledger.FormatTime(f.Until))
+	}
+	return now, f, nil
+}
+
+func relTime(flag, s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, ok := ledger.ParseTime(s); ok {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, usagef("%s: cannot read %q as a time or a duration", flag, s)
+}
+
+// writeOutput writes what render produces to path atomically (a temp file
+// in the same directory, then rename), or to stdout when path is "" or
+// "-". A failed render leaves no partial file behind.
+func writeOutput(e *env, path string, render func(w io.Writer) error) error {
+	if path == "" || path == "-" {
+		return render(e.stdout)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write output: %v", path, unwrapPathErr(err))
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if err := tmp.Chmod(0o600); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPathErr(err))
+	}
+	if err := render(tmp); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPathErr(err))
+	}
+	if err := os.Rename(name, path); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPathErr(err))
+	}
+	ok = true
+	return nil
+}
+
+// unwrapPathErr drops the *PathError's own copy of the path so the line
+// names the file once.
+func unwrapPathErr(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// needLedgers checks that at least one ledger path was given.
+func needLedgers(paths []string) error {
+	if len(paths) == 0 {
+		return usagef("no ledger given")
+	}
+	for _, p := range paths {
+		if strings.HasPrefix(p, "-") && p != "-" {
+			return usagef("unknown flag %s", p)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+package ledger
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func mustWriter(t *testing.T) (*Writer, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "sub", "ledger.db")
+	w, err := OpenWriter(path, WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w, path
+}
+
+func scanAll(t *testing.T, path string, f Filter) []Record {
+	t.Helper()
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []Record
+	if err := r.Scan(f, func(rec Record) error { out = append(out, rec); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestAppendPairAndRead(t *testing.T) {
+	w, path := mustWriter(t)
+	t0 := time.Date(2026, 11, 30, 20, 39, 7, 0, time.UTC)
+	app := func(e Event) Event {
+		t.Helper()
+		out, err := w.Append(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	app(Event{TS: t0, Kind: KindSessionStart, SessionID: "s1"})
+	a := app(Event{TS: t0, Kind: KindIssued, SessionID: "s1", CallID: "c1", ToolName: "terminal", ArgsJSON: `{"command":"ls"}`})
+	b := app(Event{TS: t0.Add(time.Second), Kind: KindIssued, SessionID: "s1", ToolName: "write_file", ArgsJSON: `{"path":"x"}`})
+	c := app(Event{TS: t0.Add(2 * time.Second), Kind: KindIssued, SessionID: "s1", ToolName: "write_file", ArgsJSON: `{"path":"y"}`})
+	// by call id
+	o := app(Event{TS: t0.Add(3 * time.Second), Kind: KindConfirmed, SessionID: "s1", CallID: "c1", ToolName: "terminal"})
+	if o.IssuedID != a.ID {
+		t.Fatalf("paired by call id to %d, want %d", o.IssuedID, a.ID)
+	}
+	// fallback: oldest open write_file
+	o2 := app(Event{TS: t0.Add(4 * time.Second), Kind: KindError, ErrorType: "tool_error", SessionID: "s1", ToolName: "write_file"})
+	if o2.IssuedID != b.ID {
+		t.Fatalf("fallback paired to %d, want %d", o2.IssuedID, b.ID)
+	}
+	// ghost report, then late confirmation revives c: one call, not two
+	app(Event{TS: t0.Add(5 * time.Minute), Kind: KindGhostReported, IssuedID: c.ID, SessionID: "s1", ToolName: "write_file"})
+	o3 := app(Event{TS: t0.Add(6 * time.Minute), Kind: KindConfirmed, SessionID: "s1", ToolName: "write_file"})
+	if o3.IssuedID != c.ID {
+		t.Fatalf("late confirmation paired to %d, want %d", o3.IssuedID, c.ID)
+	}
+	recs := scanAll(t, path, Filter{})
+	var calls []*Call
+	for _, r := range recs {
+		if r.Call != nil {
+			calls = append(calls, r.Call)
+		}
+	}
+	if len(recs) != 4 || len(calls) != 3 {
+		t.Fatalf("got %d records / %d calls, want 4 / 3", len(recs), len(calls))
+	}
+	if calls[0].Status != StatusConfirmed || calls[1].Status != StatusError || calls[1].ErrorType != "tool_error" {
+		t.Fatalf("statuses: %+v %+v", calls[0], calls[1])
+	}
+	if calls[2].Status != StatusConfirmed || calls[2].GhostReportedAt.IsZero() {
+		t.Fatalf("revived call: %+v", calls[2])
+	}
+	if !calls[0].TS.Equal(t0) {
+		t.Fatalf("ts round trip: %v", calls[0].TS)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("ledger mode %v, want 0600", st.Mode().Perm())
+	}
+}
+
+func TestLegacyView(t *testing.T) {
+	w, path := mustWriter(t)
+	w.Append(Event{Kind: KindIssued, SessionID: "s", ToolName: "terminal", ArgsJSON: "{}"})
+	w.Append(Event{Kind: KindIssued, SessionID: "s", ToolName: "patch", ArgsJSON: "{}"})
+	w.Append(Event{Kind: KindError, SessionID: "s", ToolName: "patch"})
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rows, err := r.db.Query(`SELECT tool_name, status FROM ledger ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var a, b string
+		rows.Scan(&a, &b)
+		got = append(got, a+"="+b)
+	}
+	want := []string{"terminal=PENDING", "patch=ERROR:tool_error"}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("view: %v, want %v", got, want)
+	}
+}
+
+func TestResultHashStripsOnlyExecuteCode(t *testing.T) {
+	a := `{"output":"hi","duration_seconds":1.2,"kernel":{"execution_count":3,"id":"k"}}`
+	b := `{"kernel":{"id":"k","execution_count":4},"output":"hi","duration_seconds":9.9}`
+	if ResultHash("execute_code", a) != ResultHash("execute_code", b) {
+		t.Fatal("execute_code results differing only in volatile fields must hash alike")
+	}
+	if ResultHash("terminal", a) == ResultHash("terminal", b) {
+		t.Fatal("other tools keep duration_seconds and execution_count")
+	}
+	if ResultHashUnfixed(a) == ResultHashUnfixed(b) {
+		t.Fatal("the unfixed hash must see the volatile fields")
+	}
+	if ResultHash("terminal", "plain text") != sha256Hex("plain text") {
+		t.Fatal("non-JSON results hash as raw text")
+	}
+}
+
+func TestCanonicalJSONMatchesPython(t *testing.T) {
+	// Like Python's sorted, compact, ensure_ascii=False dumps, except that
+	// numbers keep their literal text (Python would print 2.50 as 2.5).
+	got, ok := CanonicalJSON(`{"b": [1, 2.50, "é<\n"], "a": null}`)
+	want := `{"a":null,"b":[1,2.50,"é<\n"]}`
+	if !ok || got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if _, ok := CanonicalJSON(`{"a":1} trailing`); ok {
+		t.Fatal("trailing garbage accepted")
+	}
+}
+
+func TestTruncateCountsCodePoints(t *testing.T) {
+	s, cut := Truncate("ééééé", 3)
+	if s != "ééé" || !cut {
+		t.Fatalf("got %q %v", s, cut)
+	}
+	if s, cut := Truncate("abc", 3); s != "abc" || cut {
+		t.Fatalf("got %q %v", s, cut)
+	}
+}
