@@ -45,7 +45,7 @@ func GraceFor(tool string, overrides map[string]time.Duration) time.Duration {
 		return d
 	}
 	switch tool {
-	case "terminal", "Bash", "execute_code":
+	case "terminal", "Bash":
 		return TerminalGrace
 	case "delegate_task", "Task":
 		return DelegateGrace
