@@ -1,0 +1,77 @@
+// Package redact removes secrets from text before it reaches a report, a
+// log line or a chat message. Ledgers hold commands and file contents
+// verbatim, so every excerpt a user sees goes through String unless they
+// asked for --no-redact.
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Mask replaces a secret's value.
+const Mask = "[REDACTED]"
+
+type pattern struct {
+	re *regexp.Regexp
+	// keep is the number of leading submatch groups kept verbatim (the
+	// label, e.g. "Authorization: Bearer "); the rest is masked.
+	keep bool
+}
+
+// The patterns cover the shapes named in the audit issue: well-known token
+// prefixes (AWS, GitHub, Slack, Telegram, OpenAI/Anthropic-style keys,
+// Google API keys, JWTs, private key blocks), Authorization headers, and
+// key=value / key: value / --flag value assignments whose key names a
+// secret. They err on the side of masking: a report that hides a harmless
+// string costs little; one that leaks a key costs a rotation.
+var patterns = []pattern{
+	{re: regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`)},
+	{re: regexp.MustCompile(`(?i)(authorization\s*[:=]\s*(?:bearer|basic|token|bot)?\s*)([^\s"',;]+)`), keep: true},
+	{re: regexp.MustCompile(`(?i)((?:^|[\s"'{,;&?-])(?:[a-z0-9_.-]*(?:passw(?:or)?d|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[a-z0-9_.-]*)\s*(?:=|:|\s)\s*["']?)([^\s"',;&}]{4,})`), keep: true},
+	{re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},
+	{re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
+	{re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
+	{re: regexp.MustCompile(`\d{6,12}:AA[A-Za-z0-9_-]{30,}`)}, // Telegram bot token
+	{re: regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b`)},
+	{re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+	{re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b`)}, // JWT
+	{re: regexp.MustCompile(`(?i)(https?://[^\s:/@]+:)([^\s@/]+)(@)`), keep: true},          // user:pass@host
+}
+
+// String returns s with every recognised secret replaced by Mask.
+func String(s string) string {
+	if s == "" {
+		return s
+	}
+	for _, p := range patterns {
+		if !p.keep {
+			s = p.re.ReplaceAllString(s, Mask)
+			continue
+		}
+		s = p.re.ReplaceAllStringFunc(s, func(m string) string {
+			sub := p.re.FindStringSubmatch(m)
+			if len(sub) < 3 || strings.Contains(sub[2], Mask) {
+				return m
+			}
+			out := sub[1] + Mask
+			if len(sub) > 3 {
+				out += strings.Join(sub[3:], "")
+			}
+			return out
+		})
+	}
+	return s
+}
+
+// Redactor applies String or, when disabled (--no-redact), nothing.
+type Redactor struct{ Off bool }
+
+// String redacts s unless the redactor is off.
+func (r Redactor) String(s string) string {
+	if r.Off {
+		return s
+	}
+	return String(s)
+}
