@@ -135,7 +135,7 @@ func printUsage(w io.Writer) {
 
 // newFlags builds a flag set that reports errors instead of exiting and
 // prints help on the command's own stream.
-func newFlags(e *env, c *command) *pflag.FlagSet {
+func newFlags(_ *env, c *command) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -159,11 +159,17 @@ func parseFlags(e *env, c *command, fs *pflag.FlagSet, args []string) error {
 }
 
 func init() {
-	register(&command{
-		name: "version", summary: "print the version", usage: "",
-		run: func(e *env, args []string) error {
-			fmt.Fprintf(e.stdout, "ledger-audit %s (ledger schema %d, result schema %d)\n", version, ledgerSchema(), resultSchema())
-			return nil
-		},
-	})
+	c := &command{name: "version", summary: "print the version", usage: ""}
+	c.run = func(e *env, args []string) error {
+		fs := newFlags(e, c)
+		if err := parseFlags(e, c, fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() > 0 {
+			return usagef("version takes no arguments")
+		}
+		fmt.Fprintf(e.stdout, "ledger-audit %s (ledger schema %d, result schema %d)\n", version, ledgerSchema(), resultSchema())
+		return nil
+	}
+	register(c)
 }
