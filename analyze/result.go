@@ -31,6 +31,10 @@ type Result struct {
 	Warnings      []string          `json:"warnings,omitempty"`
 	TrustModel    string            `json:"trust_model"`
 	Redacted      bool              `json:"redacted"`
+
+	// Rules lists every rule that was evaluated (with or without findings),
+	// so SARIF and JUnit can show rules that passed. Optional.
+	Rules []finding.Rule `json:"rules,omitempty"`
 }
 
 // ToolInfo names the program that produced a Result.
@@ -72,6 +76,10 @@ type Summary struct {
 	TokensIn        int64            `json:"tokens_in"`
 	TokensOut       int64            `json:"tokens_out"`
 	TokensCacheRead int64            `json:"tokens_cache_read"`
+
+	// Timeline is a histogram of calls over the window (see TimelineBuilder);
+	// the PDF report draws it. Optional.
+	Timeline []TimeBucket `json:"timeline,omitempty"`
 }
 
 // SessionSummary is one session's activity.
@@ -167,6 +175,12 @@ type RuleTotal struct {
 type LoopReport struct {
 	Config LoopConfig `json:"config"`
 	Loops  []Loop     `json:"loops"`
+	// Sessions and Calls count what was replayed; Notes state the limits
+	// of an offline replay (e.g. results too long to recompute the
+	// unfixed hash).
+	Sessions int      `json:"sessions"`
+	Calls    int      `json:"calls"`
+	Notes    []string `json:"notes,omitempty"`
 }
 
 // LoopConfig is the guardrail configuration replayed.
@@ -201,6 +215,28 @@ type Loop struct {
 	UnfixedWarnAt     int   `json:"unfixed_warn_at"`
 	UnfixedHardStopAt int   `json:"unfixed_hard_stop_at"`
 	SavedIfStopped    Waste `json:"saved_if_stopped"`
+
+	// Turn is the turn id when the loop stayed inside one turn (Hermes'
+	// guardrail state is per turn). Platform comes from session_start;
+	// HardStopEnabled says whether the configuration in effect for that
+	// platform would really have stopped at HardStopAt (interactive
+	// sessions only warn by default); HardStopAt is reported either way.
+	Turn            string `json:"turn,omitempty"`
+	Platform        string `json:"platform,omitempty"`
+	HardStopEnabled bool   `json:"hard_stop_enabled"`
+	// WarnCode / HardStopCode are the Hermes decision codes that fired
+	// first (e.g. identical_call_streak, repeated_exact_failure_warning).
+	WarnCode     string `json:"warn_code,omitempty"`
+	HardStopCode string `json:"hard_stop_code,omitempty"`
+	// Period is the cycle length for kind cycle.
+	Period int `json:"period,omitempty"`
+	// DistinctArgs counts distinct argument signatures in the loop (1 for
+	// an identical streak, several for a near-duplicate loop).
+	DistinctArgs int `json:"distinct_args"`
+	// UnfixedUnknown counts calls whose full result was not stored (the
+	// digest is capped at 300 characters), so the unfixed hash could not
+	// be recomputed; the unfixed replay treats them as distinct.
+	UnfixedUnknown int `json:"unfixed_unknown,omitempty"`
 }
 
 // Waste is what a loop cost.
@@ -208,7 +244,8 @@ type Waste struct {
 	Calls           int     `json:"calls"`
 	WallSeconds     float64 `json:"wall_seconds"`
 	ToolSeconds     float64 `json:"tool_seconds"`
-	LLMCalls        int     `json:"llm_calls"`
+	LLMCalls        int     `json:"llm_calls"`     // main-model calls
+	AuxLLMCalls     int     `json:"aux_llm_calls"` // other models (e.g. the approval model)
 	TokensIn        int64   `json:"tokens_in"`
 	TokensCacheRead int64   `json:"tokens_cache_read"`
 	TokensOut       int64   `json:"tokens_out"`

@@ -4,9 +4,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 // Format names the shape of a ledger file.
@@ -26,7 +33,15 @@ type Reader struct {
 	format   Format
 	foreign  *foreignTable
 	warnings []string
+
+	lastTS    time.Time // newest timestamp seen so far in this scan
+	backwards int       // rows whose timestamp precedes an earlier row's
 }
+
+// readBusyTimeout bounds how long Open and Scan wait for a writer that
+// holds the file locked (a rollback-journal ledger mid-write): long enough
+// to ride out a capture append, short enough never to hang an audit.
+var readBusyTimeout = 5 * time.Second
 
 // Open opens a ledger read-only and identifies its format. Every error is
 // an *Error naming the file and the problem.
@@ -38,13 +53,62 @@ func Open(path string) (*Reader, error) {
 	if st.IsDir() {
 		return nil, &Error{Path: path, Problem: "is a directory, not a ledger file"}
 	}
+	if !st.Mode().IsRegular() {
+		return nil, &Error{Path: path, Problem: "not a regular file"}
+	}
 	if st.Size() == 0 {
 		return nil, notALedger(path, "empty file")
 	}
+	// SQLite reads a file shorter than its 100-byte header as an empty
+	// database; say what it really is.
+	if err := checkMagic(path); err != nil {
+		return nil, err
+	}
+	r, err := openRO(path, false)
+	if err != nil && walUnopenable(path, err) {
+		// A WAL-mode file in a directory we cannot write: SQLite needs to
+		// create the -shm index beside it. With no -wal file present every
+		// committed row is in the main file, so reading it as immutable is
+		// exact (only a writer starting meanwhile would be missed).
+		var werr error
+		if r, werr = openRO(path, true); werr == nil {
+			r.warn("directory is not writable: read the WAL-mode ledger as an immutable snapshot")
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+const sqliteMagic = "SQLite format 3\x00"
+
+func checkMagic(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	defer f.Close()
+	var hdr [100]byte
+	n, err := io.ReadFull(f, hdr[:])
+	if string(hdr[:min(n, 16)]) != sqliteMagic[:min(n, 16)] || n < 16 {
+		return &Error{Path: path, Problem: "not a SQLite database"}
+	}
+	if err != nil {
+		return &Error{Path: path, Problem: fmt.Sprintf("database is corrupt or truncated (%d bytes, shorter than the SQLite header)", n)}
+	}
+	return nil
+}
+
+func openRO(path string, immutable bool) (*Reader, error) {
 	q := url.Values{}
 	q.Set("mode", "ro")
 	q.Set("_query_only", "1")
-	q.Set("_busy_timeout", "5000")
+	q.Set("_busy_timeout", strconv.FormatInt(readBusyTimeout.Milliseconds(), 10))
+	if immutable {
+		q.Set("immutable", "1")
+	}
 	db, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fileErr(path, err)
@@ -56,6 +120,31 @@ func Open(path string) (*Reader, error) {
 		return nil, fileErr(path, err)
 	}
 	return r, nil
+}
+
+// walUnopenable reports whether err is SQLite failing to open a WAL-mode
+// file read-only because it cannot create the -shm file, with no -wal file
+// (so no committed rows outside the main file).
+func walUnopenable(path string, err error) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) || (se.Code != sqlite3.ErrReadonly && se.Code != sqlite3.ErrCantOpen) {
+		return false
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		return false
+	}
+	f, ferr := os.Open(path)
+	if ferr != nil {
+		return false
+	}
+	defer f.Close()
+	var hdr [20]byte
+	if _, err := f.ReadAt(hdr[:], 0); err != nil {
+		return false
+	}
+	// Bytes 18 and 19 of the header are the read/write format versions:
+	// 2 means WAL.
+	return string(hdr[:16]) == sqliteMagic && hdr[18] == 2 && hdr[19] == 2
 }
 
 func (r *Reader) identify() error {
@@ -148,18 +237,86 @@ func (r *Reader) Close() error { return r.db.Close() }
 // Scan streams the ledger in id order: one Record per call (issued row
 // joined with its outcome) or per non-call event. Memory stays bounded:
 // nothing is collected. fn returning an error stops the scan with it.
+//
+// Whatever a foreign writer put in the file, records reach fn clean:
+// text is valid UTF-8 (bad bytes become U+FFFD), arguments are cut to
+// MaxArgsChars and digests to MaxDigestChars (flagged truncated), and
+// each repair is reported once in Warnings, as are timestamps that run
+// backwards.
 func (r *Reader) Scan(f Filter, fn func(Record) error) error {
+	clean := func(rec Record) error {
+		if !r.sanitize(&rec, f) {
+			return nil
+		}
+		return fn(rec)
+	}
+	r.lastTS = time.Time{}
 	var err error
 	if r.format == FormatAgentLedger {
-		err = r.scanForeign(f, fn)
+		err = r.scanForeign(f, clean)
 	} else {
-		err = r.scanNative(f, fn)
+		err = r.scanNative(f, clean)
+	}
+	if r.backwards > 0 {
+		r.warn(fmt.Sprintf("%d rows have a timestamp earlier than the row before them (clock skew or a foreign writer); analysis follows row order", r.backwards))
+		r.backwards = 0
 	}
 	var cbErr callbackError
 	if errors.As(err, &cbErr) {
 		return cbErr.err
 	}
 	return fileErr(r.path, err)
+}
+
+// sanitize repairs rec in place and reports whether it passes f (the SQL
+// prefilter cannot compare timestamps in foreign shapes exactly).
+func (r *Reader) sanitize(rec *Record, f Filter) bool {
+	var id int64
+	var ts time.Time
+	var session string
+	if c := rec.Call; c != nil {
+		id, ts, session = c.ID, c.TS, c.SessionID
+		for _, p := range []*string{&c.Source, &c.SessionID, &c.TurnID, &c.CallID, &c.Tool, &c.Cwd, &c.ErrorType, &c.ResultHash, &c.PolicyRule, &c.PolicyAction} {
+			*p = r.validUTF8(id, *p)
+		}
+		c.Args, c.ArgsTruncated = r.capped(id, "arguments", r.validUTF8(id, c.Args), MaxArgsChars, c.ArgsTruncated)
+		c.ResultDigest, _ = r.capped(id, "result digest", r.validUTF8(id, c.ResultDigest), MaxDigestChars, false)
+		session = c.SessionID
+	} else if e := rec.Event; e != nil {
+		id, ts = e.ID, e.TS
+		for _, p := range []*string{&e.Source, &e.SessionID, &e.TurnID, &e.CallID, &e.ToolName, &e.Cwd, &e.ErrorType, &e.ResultHash, &e.PolicyRule, &e.PolicyAction} {
+			*p = r.validUTF8(id, *p)
+		}
+		e.ArgsJSON, e.ArgsTruncated = r.capped(id, "arguments", r.validUTF8(id, e.ArgsJSON), MaxArgsChars, e.ArgsTruncated)
+		e.ResultDigest, _ = r.capped(id, "result digest", r.validUTF8(id, e.ResultDigest), MaxDigestChars, false)
+		session = e.SessionID
+	}
+	if !ts.IsZero() {
+		if ts.Before(r.lastTS) {
+			r.backwards++
+		} else {
+			r.lastTS = ts
+		}
+	}
+	// A row whose time could not be read (already warned about) falls
+	// outside any --since window: it cannot be placed in one.
+	return f.match(ts, session)
+}
+
+func (r *Reader) validUTF8(id int64, s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	r.warn(fmt.Sprintf("row %d: text is not valid UTF-8; bad bytes shown as U+FFFD", id))
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+func (r *Reader) capped(id int64, what, s string, n int, already bool) (string, bool) {
+	t, cut := Truncate(s, n)
+	if cut {
+		r.warn(fmt.Sprintf("row %d: %s are %d bytes, over the %d-character cap; truncated", id, what, len(s), n))
+	}
+	return t, cut || already
 }
 
 // callbackError carries an error returned by the caller's fn through Scan
@@ -176,15 +333,21 @@ const callSelect = `SELECT i.id, i.ts, i.kind, i.source, i.session_id, i.turn_id
 	FROM events i
 	LEFT JOIN events o ON i.kind='issued' AND o.id = (SELECT min(x.id) FROM events x WHERE x.issued_id=i.id AND x.kind IN ('confirmed','error','blocked'))`
 
+// canonicalTSGlob matches exactly the TimeFormat shape, whose text order
+// is time order.
+const canonicalTSGlob = `'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'`
+
 func (r *Reader) scanNative(f Filter, fn func(Record) error) error {
 	q := callSelect + ` WHERE i.kind NOT IN ('confirmed','error','blocked','ghost_reported')`
 	var args []any
+	// Text comparison is exact only for the canonical ts shape; rows in any
+	// other shape pass the prefilter and are filtered after parsing.
 	if !f.Since.IsZero() {
-		q += ` AND i.ts >= ?`
+		q += ` AND (i.ts >= ? OR NOT i.ts GLOB ` + canonicalTSGlob + `)`
 		args = append(args, FormatTime(f.Since))
 	}
 	if !f.Until.IsZero() {
-		q += ` AND i.ts < ?`
+		q += ` AND (i.ts < ? OR NOT i.ts GLOB ` + canonicalTSGlob + `)`
 		args = append(args, FormatTime(f.Until))
 	}
 	if f.Session != "" {
@@ -214,13 +377,13 @@ type scanner interface{ Scan(dest ...any) error }
 type rowCols struct {
 	id                                                  int64
 	ts, kind, source, session, turn, callID, tool, args sql.NullString
-	truncated                                           sql.NullInt64
+	truncated                                           flexInt
 	cwd, prule, paction                                 sql.NullString
-	dur, tin, tout, tcache                              sql.NullInt64
+	dur, tin, tout, tcache                              flexInt
 	digest, rhash, etype                                sql.NullString
 	oid                                                 sql.NullInt64
 	ots, okind, oetype, odigest, ohash                  sql.NullString
-	odur                                                sql.NullInt64
+	odur                                                flexInt
 	oprule, opaction, ghostTS                           sql.NullString
 }
 
@@ -234,9 +397,29 @@ func (c *rowCols) scan(s scanner) error {
 func (r *Reader) parseTS(id int64, s string) time.Time {
 	t, ok := ParseTime(s)
 	if !ok {
-		r.warn(fmt.Sprintf("row %d: unreadable timestamp %q", id, s))
+		t, ok = parseEpoch(s)
+	}
+	if !ok {
+		shown, _ := Truncate(strings.ToValidUTF8(s, "\uFFFD"), 40)
+		r.warn(fmt.Sprintf("row %d: unreadable timestamp %q", id, shown))
 	}
 	return t
+}
+
+// parseEpoch reads the unix timestamps some foreign writers store:
+// seconds (possibly fractional) or milliseconds, between 2001 and 2286.
+func parseEpoch(s string) (time.Time, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return time.Time{}, false
+	}
+	switch {
+	case f >= 1e9 && f < 1e10:
+		return time.UnixMilli(int64(f * 1000)).UTC(), true
+	case f >= 1e12 && f < 1e13:
+		return time.UnixMilli(int64(f)).UTC(), true
+	}
+	return time.Time{}, false
 }
 
 func (r *Reader) warn(msg string) {
@@ -258,23 +441,24 @@ func (r *Reader) scanRecord(s scanner) (Record, error) {
 		return Record{Event: &Event{
 			ID: c.id, TS: ts, Kind: Kind(c.kind.String), Source: c.source.String,
 			SessionID: c.session.String, TurnID: c.turn.String, CallID: c.callID.String,
-			ToolName: c.tool.String, ArgsJSON: c.args.String, ArgsTruncated: c.truncated.Int64 != 0,
+			ToolName: c.tool.String, ArgsJSON: c.args.String, ArgsTruncated: r.flag(c.id, "args_truncated", c.truncated),
 			ResultDigest: c.digest.String, ResultHash: c.rhash.String, ErrorType: c.etype.String,
-			DurationMS: ptr(c.dur), TokensIn: ptr(c.tin), TokensOut: ptr(c.tout), TokensCacheRead: ptr(c.tcache),
+			DurationMS: r.intCol(c.id, "duration_ms", c.dur), TokensIn: r.intCol(c.id, "tokens_in", c.tin),
+			TokensOut: r.intCol(c.id, "tokens_out", c.tout), TokensCacheRead: r.intCol(c.id, "tokens_cache_read", c.tcache),
 			Cwd: c.cwd.String, PolicyRule: c.prule.String, PolicyAction: c.paction.String,
 		}}, nil
 	}
 	call := &Call{
 		ID: c.id, Ledger: r.path, Source: c.source.String, TS: ts,
 		SessionID: c.session.String, TurnID: c.turn.String, CallID: c.callID.String, Tool: c.tool.String,
-		Args: c.args.String, ArgsTruncated: c.truncated.Int64 != 0, Cwd: c.cwd.String,
+		Args: c.args.String, ArgsTruncated: r.flag(c.id, "args_truncated", c.truncated), Cwd: c.cwd.String,
 		PolicyRule: c.prule.String, PolicyAction: c.paction.String, Status: StatusPending,
 	}
 	if c.oid.Valid {
 		call.OutcomeID = c.oid.Int64
 		call.OutcomeTS = r.parseTS(c.oid.Int64, c.ots.String)
 		call.ErrorType, call.ResultDigest, call.ResultHash = c.oetype.String, c.odigest.String, c.ohash.String
-		call.DurationMS = ptr(c.odur)
+		call.DurationMS = r.intCol(c.oid.Int64, "duration_ms", c.odur)
 		switch Kind(c.okind.String) {
 		case KindConfirmed:
 			call.Status = StatusConfirmed
@@ -305,10 +489,62 @@ func scanCall(s scanner, path string) (*Call, error) {
 	return rec.Call, nil
 }
 
-func ptr(v sql.NullInt64) *int64 {
+// flexInt reads an integer column that a foreign writer may have filled
+// with text, a float or a blob: SQLite's type affinity does not stop it.
+// Integer values (and integer text) are taken; anything else reads as
+// unknown and is reported, rather than failing the whole scan.
+type flexInt struct {
+	Int64 int64
+	Valid bool
+	Bad   string // the unreadable value, for the warning
+}
+
+func (f *flexInt) Scan(v any) error {
+	*f = flexInt{}
+	var text string
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case int64:
+		f.Int64, f.Valid = x, true
+		return nil
+	case bool:
+		f.Int64, f.Valid = map[bool]int64{false: 0, true: 1}[x], true
+		return nil
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			f.Int64, f.Valid = int64(x), true
+			return nil
+		}
+		text = strconv.FormatFloat(x, 'g', -1, 64)
+	case []byte:
+		text = string(x)
+	case string:
+		text = x
+	default:
+		text = fmt.Sprint(x)
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
+		f.Int64, f.Valid = n, true
+		return nil
+	}
+	f.Bad = text
+	return nil
+}
+
+func (r *Reader) intCol(id int64, name string, v flexInt) *int64 {
+	if v.Bad != "" {
+		bad, _ := Truncate(strings.ToValidUTF8(v.Bad, "\uFFFD"), 40)
+		r.warn(fmt.Sprintf("row %d: %s holds %q, not an integer; read as unknown", id, name, bad))
+	}
 	if !v.Valid {
 		return nil
 	}
 	x := v.Int64
 	return &x
+}
+
+func (r *Reader) flag(id int64, name string, v flexInt) bool {
+	p := r.intCol(id, name, v)
+	return p != nil && *p != 0
 }

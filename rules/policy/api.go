@@ -32,6 +32,9 @@ type Hit struct {
 	// "rm -r -f /" reached via "bash -c"; Via says how.
 	Matched string
 	Via     []string
+	// Source is the text the matched command came from (the raw command
+	// line, or the nested script it was found in).
+	Source string
 	// Notes flag how the match was made: "evasion-suspect" (unresolved
 	// variable in a destructive position), "unparseable" (token fallback),
 	// "cross-call" (state from an earlier call in the session).

@@ -1,17 +1,386 @@
 package policy
 
-// PLACEHOLDER until the engine lands (see api.go): these definitions only
-// let dependent packages compile. The engine replaces this file.
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ledger-audit/ledger-audit/finding"
+	"gopkg.in/yaml.v3"
+)
 
 // Pack is a named, versioned set of rules.
 type Pack struct {
-	Name    string
-	Version string
+	Name        string  `yaml:"name"`
+	Version     string  `yaml:"version"`
+	Description string  `yaml:"description"`
+	Rules       []*Rule `yaml:"rules"`
+	// Source is where the pack came from ("builtin:default" or a path).
+	Source string `yaml:"-"`
 }
 
-type sessionState struct{}
+// Rule is one policy rule. Its ID doubles as the posture rule id of the
+// findings built from its hits.
+type Rule struct {
+	ID          string           `yaml:"id"`
+	Title       string           `yaml:"title"`
+	Severity    finding.Severity `yaml:"severity"`
+	Category    finding.Category `yaml:"category"`
+	Action      Action           `yaml:"action"`
+	Tools       []string         `yaml:"tools"`
+	Tags        []string         `yaml:"tags"`
+	Reason      string           `yaml:"reason"`
+	Remediation string           `yaml:"remediation"`
+	Match       []*Matcher       `yaml:"match"`
+	Examples    Examples         `yaml:"examples"`
 
-func (r *Replay) observe(_ any) []Hit { return nil }
+	line int
+}
+
+// Examples are inputs the rule must and must not match. A plain string
+// is a terminal command; "TOOL: ARGS-JSON" is any tool call, and several
+// calls of one session are joined with " ;;; " (a split attack).
+type Examples struct {
+	Match   []string `yaml:"match"`
+	NoMatch []string `yaml:"no_match"`
+}
+
+// Matcher is one way a rule can match. Every condition given must hold;
+// a rule matches when any of its matchers does. Matchers with Paths look
+// at file tools (write_file, Write, Edit, Read, ...); the others look at
+// the commands of shell tools and interpreter code.
+type Matcher struct {
+	Programs   []string `yaml:"programs"`
+	Subcommand []string `yaml:"subcommand"`
+	FlagsAny   []string `yaml:"flags_any"`
+	FlagsAll   []string `yaml:"flags_all"`
+	FlagsNone  []string `yaml:"flags_none"`
+	ArgsAny    []string `yaml:"args_any"`
+	ArgsNone   []string `yaml:"args_none"`
+	ArgsRegex  string   `yaml:"args_regex"`
+	ArgsNotRe  string   `yaml:"args_not_regex"`
+	Targets    []string `yaml:"targets"`
+	Except     []string `yaml:"except_targets"`
+	// Unresolved says what an argument whose value is unknown ($X,
+	// "$(cat f)") counts as in a target position: "suspect" (a match,
+	// noted evasion-suspect) or "ignore" (the default).
+	Unresolved string   `yaml:"unresolved_target"`
+	Reads      []string `yaml:"reads"`
+	Writes     []string `yaml:"writes"`
+	CodeFrom   []string `yaml:"code_from"`
+	StdinFrom  []string `yaml:"stdin_from"`
+	NotVia     []string `yaml:"not_via"`
+	// ReadFrom limits reads to "args" or "stdin" ("<" redirects); both
+	// by default.
+	ReadFrom  string   `yaml:"read_from"`
+	Notes     []string `yaml:"notes"`
+	Via       []string `yaml:"via"`
+	Piped     *bool    `yaml:"piped"`
+	TextRegex string   `yaml:"text_regex"`
+	Paths     []string `yaml:"paths"`
+	Access    string   `yaml:"access"`
+	ContentRe string   `yaml:"content_regex"`
+
+	argsRe, argsNotRe, textRe, contentRe  *regexp.Regexp
+	targets, except, reads, writes, paths []*glob
+	programs, subcmd                      []*glob
+	argsAny, argsNone, via, notVia        []*glob
+}
+
+//go:embed packs/*.yaml
+var builtinFS embed.FS
+
+// BuiltinNames lists the embedded packs.
+func BuiltinNames() []string {
+	ents, _ := builtinFS.ReadDir("packs")
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".yaml"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Builtin loads an embedded pack by name.
+func Builtin(name string) (*Pack, error) {
+	data, err := builtinFS.ReadFile("packs/" + name + ".yaml")
+	if err != nil {
+		return nil, fmt.Errorf("no built-in pack %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
+	}
+	return Load("builtin:"+name, data)
+}
+
+// Resolve loads a pack given as a built-in name or a file path.
+func Resolve(nameOrPath string) (*Pack, error) {
+	if !strings.ContainsAny(nameOrPath, "/\\.") {
+		return Builtin(nameOrPath)
+	}
+	return LoadFile(nameOrPath)
+}
 
 // Default returns an engine over the built-in default pack.
-func Default() (*Engine, error) { return &Engine{}, nil }
+func Default() (*Engine, error) {
+	p, err := Builtin("default")
+	if err != nil {
+		return nil, err
+	}
+	return NewEngine(p), nil
+}
+
+// LoadFile reads and validates a pack file.
+func LoadFile(p string) (*Pack, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %v", p, err)
+	}
+	return Load(p, data)
+}
+
+// LoadError is a problem in a pack file, with the line it is on.
+type LoadError struct {
+	File string
+	Line int
+	Msg  string
+	// Failures lists the examples that contradict their rule.
+	Failures []ExampleResult
+}
+
+func (e *LoadError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+var yamlLineRe = regexp.MustCompile(`line (\d+): `)
+
+// Load parses and validates a pack: YAML syntax, unknown fields, required
+// fields, regexes and globs, duplicate rule ids. It does not run the
+// examples (see Pack.Test); LoadChecked does both.
+func Load(file string, data []byte) (*Pack, error) {
+	p := &Pack{Source: file}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(p); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &LoadError{File: file, Msg: "empty pack"}
+		}
+		msg := err.Error()
+		msg = strings.TrimPrefix(msg, "yaml: ")
+		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+		line := 0
+		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = strings.Replace(msg, m[0], "", 1)
+		}
+		if i := strings.Index(msg, "\n"); i >= 0 {
+			msg = msg[:i]
+		}
+		return nil, &LoadError{File: file, Line: line, Msg: strings.TrimSpace(msg)}
+	}
+	var root yaml.Node
+	_ = yaml.Unmarshal(data, &root)
+	lines := ruleLines(&root)
+	for i, r := range p.Rules {
+		if r == nil {
+			return nil, &LoadError{File: file, Msg: fmt.Sprintf("rule %d is empty", i+1)}
+		}
+		if i < len(lines) {
+			r.line = lines[i]
+		}
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ruleLines finds the line of each rule in the YAML tree.
+func ruleLines(root *yaml.Node) []int {
+	if root == nil || len(root.Content) == 0 {
+		return nil
+	}
+	doc := root.Content[0]
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		if doc.Content[i].Value == "rules" {
+			var out []int
+			for _, r := range doc.Content[i+1].Content {
+				out = append(out, r.Line)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+var ruleIDRe = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_.-]*$`)
+
+func (p *Pack) validate() error {
+	fail := func(line int, format string, a ...any) error {
+		return &LoadError{File: p.Source, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	if strings.TrimSpace(p.Name) == "" {
+		return fail(1, "pack has no name")
+	}
+	if len(p.Rules) == 0 {
+		return fail(1, "pack %q has no rules", p.Name)
+	}
+	seen := map[string]int{}
+	for _, r := range p.Rules {
+		if !ruleIDRe.MatchString(r.ID) {
+			return fail(r.line, "rule id %q: want upper-case letters, digits, '-', '_' or '.'", r.ID)
+		}
+		if l, dup := seen[r.ID]; dup {
+			return fail(r.line, "duplicate rule id %s (first at line %d)", r.ID, l)
+		}
+		seen[r.ID] = r.line
+		if r.Severity == 0 {
+			return fail(r.line, "rule %s: severity is required (critical, high, medium or low)", r.ID)
+		}
+		if !r.Category.Valid() {
+			return fail(r.line, "rule %s: unknown OWASP category %q (want ASI01..ASI10 or ASI11)", r.ID, r.Category)
+		}
+		switch r.Action {
+		case ActionBlock, ActionWarn:
+		case "":
+			return fail(r.line, "rule %s: action is required (block or warn)", r.ID)
+		default:
+			return fail(r.line, "rule %s: unknown action %q (want block or warn)", r.ID, r.Action)
+		}
+		if strings.TrimSpace(r.Reason) == "" {
+			return fail(r.line, "rule %s: reason is required (it is what the agent is told)", r.ID)
+		}
+		if len(r.Tools) == 0 {
+			return fail(r.line, "rule %s: tools is required", r.ID)
+		}
+		if len(r.Match) == 0 {
+			return fail(r.line, "rule %s: match is required", r.ID)
+		}
+		for _, t := range r.Tags {
+			if !knownTags[t] {
+				return fail(r.line, "rule %s: unknown tag %q (see rules/policy/README.md)", r.ID, t)
+			}
+		}
+		for i, m := range r.Match {
+			if m == nil {
+				return fail(r.line, "rule %s: match %d is empty", r.ID, i+1)
+			}
+			if err := m.compile(); err != nil {
+				return fail(r.line, "rule %s: match %d: %v", r.ID, i+1, err)
+			}
+		}
+	}
+	return nil
+}
+
+// knownTags is the tag vocabulary (README.md). Cross-call chains in the
+// audit key on these, so a typo would silently break a chain.
+var knownTags = map[string]bool{
+	"destructive": true, "pipe-to-shell": true, "credential-read": true, "network-send": true,
+	"archive": true, "package-install": true, "sudo": true, "persistence": true,
+	"history-tamper": true, "security-disable": true, "eval": true, "encoded-payload": true,
+	"sensitive-write": true, "force-push": true, "fork-bomb": true, "evasion": true,
+	"disk-wipe": true, "permissions": true, "secret-env": true, "metadata-endpoint": true,
+	"remote-exec": true,
+}
+
+func (m *Matcher) compile() error {
+	var err error
+	re := func(s string) (*regexp.Regexp, error) {
+		if s == "" {
+			return nil, nil
+		}
+		r, e := regexp.Compile(s)
+		if e != nil {
+			return nil, fmt.Errorf("bad regex %q: %v", s, e)
+		}
+		return r, nil
+	}
+	if m.argsRe, err = re(m.ArgsRegex); err != nil {
+		return err
+	}
+	if m.argsNotRe, err = re(m.ArgsNotRe); err != nil {
+		return err
+	}
+	if m.textRe, err = re(m.TextRegex); err != nil {
+		return err
+	}
+	if m.contentRe, err = re(m.ContentRe); err != nil {
+		return err
+	}
+	for _, g := range []struct {
+		src []string
+		dst *[]*glob
+		pth bool
+	}{
+		{m.Targets, &m.targets, true}, {m.Except, &m.except, true}, {m.Reads, &m.reads, true},
+		{m.Writes, &m.writes, true}, {m.Paths, &m.paths, true}, {m.Programs, &m.programs, false},
+		{m.Subcommand, &m.subcmd, false}, {m.ArgsAny, &m.argsAny, false}, {m.ArgsNone, &m.argsNone, false},
+		{m.Via, &m.via, false}, {m.NotVia, &m.notVia, false},
+	} {
+		for _, s := range g.src {
+			gl, e := compileGlob(s, g.pth)
+			if e != nil {
+				return fmt.Errorf("bad glob %q: %v", s, e)
+			}
+			*g.dst = append(*g.dst, gl)
+		}
+	}
+	switch m.Unresolved {
+	case "", "ignore", "suspect":
+	default:
+		return fmt.Errorf("unresolved_target %q: want suspect or ignore", m.Unresolved)
+	}
+	switch m.ReadFrom {
+	case "", "any", "args", "stdin":
+	default:
+		return fmt.Errorf("read_from %q: want args, stdin or any", m.ReadFrom)
+	}
+	switch m.Access {
+	case "", "any", "read", "write":
+	default:
+		return fmt.Errorf("access %q: want read, write or any", m.Access)
+	}
+	if len(m.Paths) > 0 && (len(m.Programs) > 0 || len(m.Targets) > 0) {
+		return errors.New("paths (file tools) cannot be combined with programs/targets (commands) in one matcher")
+	}
+	if m.Empty() {
+		return errors.New("matcher has no condition")
+	}
+	return nil
+}
+
+// Empty reports whether the matcher has no condition at all (it would
+// match everything).
+func (m *Matcher) Empty() bool {
+	return len(m.Programs)+len(m.Subcommand)+len(m.FlagsAny)+len(m.FlagsAll)+len(m.ArgsAny)+
+		len(m.Targets)+len(m.Reads)+len(m.Writes)+len(m.CodeFrom)+len(m.StdinFrom)+len(m.Notes)+len(m.Via)+len(m.Paths) == 0 &&
+		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == ""
+}
+
+// packName is the name used in hits.
+func (p *Pack) packName() string { return p.Name }
+
+// ruleByID finds a rule.
+func (p *Pack) ruleByID(id string) *Rule {
+	for _, r := range p.Rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+func baseOf(s string) string { return path.Base(s) }

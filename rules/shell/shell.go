@@ -4,8 +4,15 @@
 // Both the policy engine and the OWASP posture rules read commands through
 // it, so there is one notion of "what this command does".
 //
-// It never executes anything and never touches the filesystem.
+// It never executes anything and never touches the filesystem: variables,
+// aliases, functions and files written earlier are tracked in a State that
+// the caller keeps per session, so a dangerous action split across several
+// tool calls is still seen as one.
 package shell
+
+import (
+	"strings"
+)
 
 // Command is one simple command after normalisation.
 //
@@ -16,6 +23,9 @@ type Command struct {
 	// Name is the program as a shell would resolve it, basename only and
 	// with wrappers removed: "/usr/bin/sudo -E r''m -rf /" gives "rm".
 	Name string
+	// Program is the program word as written, after expansion and
+	// wrapper removal ("/bin/rm", "./install.sh").
+	Program string
 	// Args are the words after the program, quotes removed, variables
 	// substituted where their value is known.
 	Args []string
@@ -33,10 +43,161 @@ type Command struct {
 	// PipeIndex / PipeLen place the command in its pipeline (0 / 1 when
 	// it stands alone); PipeID groups the commands of one pipeline.
 	PipeIndex, PipeLen, PipeID int
+
+	// CodeFrom is set on commands that run code (shells, interpreters,
+	// eval, source) when that code came from another command rather than
+	// from literal text: the upstream of a pipe, a command or process
+	// substitution in the script position, a file downloaded earlier.
+	// "curl URL | sh" gives sh a CodeFrom entry for curl.
+	CodeFrom []Source
+	// Stdin lists what feeds the command's standard input: the earlier
+	// stages of its pipeline, a heredoc, a herestring, a "<" file.
+	Stdin []Source
+	// Notes flag how the command was seen: "unparseable" (token
+	// fallback), "cross-call" (it depends on state from an earlier call),
+	// "fork-bomb" (a function that spawns itself in the background or a
+	// pipe), "stdin-args" (xargs appended words it could not know).
+	Notes []string
+	// Wrappers are the wrapper programs removed to find Name, outermost
+	// first ("sudo", "env", "xargs", ...). Via also lists them.
+	Wrappers []string
+}
+
+// AssignName is the Name of the pseudo-command recorded for a bare
+// assignment ("HISTFILE=/dev/null" on its own), so rules can see
+// variables being set; declarations keep their builtin's name ("export").
+const AssignName = "(assign)"
+
+// Source is a command whose output became code run by another command.
+type Source struct {
+	// Kind is how the code travelled: "pipe", "cmdsubst", "procsubst",
+	// "download" (a file fetched earlier, then executed), "heredoc",
+	// "herestring", "file".
+	Kind string
+	Name string
+	Args []string
+	Text string
 }
 
 // Redirect is one redirection such as "> out.txt" or "< ~/.ssh/id_rsa".
 type Redirect struct {
 	Op     string // ">", ">>", "<", "<<", "<<<", "&>", ...
 	Target string // the word, resolved like Args; heredoc body for "<<"
+}
+
+// HasNote reports whether the command carries note n.
+func (c *Command) HasNote(n string) bool {
+	for _, x := range c.Notes {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+// IsUnresolved reports whether Args[i] depends on something unknown.
+func (c *Command) IsUnresolved(i int) bool {
+	for _, u := range c.Unresolved {
+		if u == i {
+			return true
+		}
+	}
+	return false
+}
+
+// String renders the normalised command ("rm -rf /"), with unknown parts
+// shown as $NAME or $(...).
+func (c *Command) String() string {
+	var b strings.Builder
+	b.WriteString(c.Name)
+	for _, a := range c.Args {
+		b.WriteByte(' ')
+		a = Display(a)
+		if a == "" || strings.ContainsAny(a, " \t\n'\"") {
+			b.WriteString(quote(a))
+		} else {
+			b.WriteString(a)
+		}
+	}
+	return b.String()
+}
+
+func quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Markers for values the analysis cannot know. They live in the Unicode
+// private use area so they never collide with real command text.
+const (
+	unkOpen  = "\ue000"
+	unkClose = "\ue001"
+	// StdinMarker stands for words xargs would read from its input when
+	// that input is not known.
+	stdinWord = "\ue002stdin\ue003"
+)
+
+// Unknown reports whether s contains a value the analysis could not
+// resolve (an unset variable, a command substitution).
+func Unknown(s string) bool {
+	return strings.Contains(s, unkOpen) || strings.Contains(s, unkClose)
+}
+
+// UnknownNames returns the variable names that left s unresolved, "$()"
+// for command substitutions.
+func UnknownNames(s string) []string {
+	var out []string
+	for {
+		i := strings.Index(s, unkOpen)
+		if i < 0 {
+			return out
+		}
+		s = s[i+len(unkOpen):]
+		j := strings.Index(s, unkClose)
+		if j < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:j])
+		s = s[j+len(unkClose):]
+	}
+}
+
+// StartsUnknown reports whether the value of s begins with something
+// unknown ("$X", "$X/sub", "$(cat f)").
+func StartsUnknown(s string) bool {
+	s = strings.TrimLeft(s, `"'`)
+	return strings.HasPrefix(s, unkOpen) || strings.HasPrefix(s, unkClose)
+}
+
+// FromStdin reports whether s is a word xargs would read from its input.
+func FromStdin(s string) bool { return strings.Contains(s, stdinWord) }
+
+// Display replaces the private markers with shell-like text: $NAME,
+// $(...) and {stdin}.
+func Display(s string) string {
+	if !strings.ContainsAny(s, unkOpen+unkClose+"\ue002\ue003") {
+		return s
+	}
+	s = strings.ReplaceAll(s, stdinWord, "{stdin}")
+	var b strings.Builder
+	for {
+		i := strings.Index(s, unkOpen)
+		if i < 0 {
+			b.WriteString(strings.ReplaceAll(s, unkClose, ""))
+			return b.String()
+		}
+		b.WriteString(strings.ReplaceAll(s[:i], unkClose, ""))
+		s = s[i+len(unkOpen):]
+		j := strings.Index(s, unkClose)
+		name := s
+		if j >= 0 {
+			name, s = s[:j], s[j+len(unkClose):]
+		} else {
+			s = ""
+		}
+		if name == "$()" {
+			b.WriteString("$(...)")
+		} else {
+			b.WriteString("$" + name)
+		}
+	}
 }

@@ -1,0 +1,390 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/ledger-audit/ledger-audit/finding"
+	"github.com/ledger-audit/ledger-audit/ledger"
+	"github.com/ledger-audit/ledger-audit/redact"
+	"github.com/ledger-audit/ledger-audit/rules/owasp"
+	"github.com/ledger-audit/ledger-audit/rules/policy"
+)
+
+// AuditOptions configure Audit. The zero value audits with the defaults:
+// current clock, no window, default grace periods, Hermes' default loop
+// guardrails, the built-in posture packs, redaction on.
+type AuditOptions struct {
+	Now        time.Time
+	Filter     ledger.Filter
+	Grace      map[string]time.Duration // per-tool grace overrides
+	HermesHome string                   // offline ghost evidence
+	Loops      *LoopConfig              // nil: Hermes' defaults
+	// Engine replays the policy packs whose hits become command findings;
+	// nil means PostureEngine().
+	Engine       *policy.Engine
+	PackNames    []string      // names of Engine's packs, for the report
+	Rules        owasp.Options // bounds of the aggregate posture rules
+	Suppressions *Suppressions // nil: none
+	NoRedact     bool
+	Tool         ToolInfo
+}
+
+// Audit reads each ledger once, streaming (ledger.Open + Reader.Scan),
+// and feeds every record to the ghost tracker, the loop tracker, the
+// policy replay and the posture rules. Ledgers are audited one by one in
+// sorted path order, each into its own partial result, then merged; the
+// per-ledger step shares no state, so a fleet mode can run it on a worker
+// pool and merge in the same order.
+func Audit(paths []string, o AuditOptions) (*Result, error) {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	o.Now = o.Now.UTC()
+	if o.Engine == nil {
+		e, err := PostureEngine()
+		if err != nil {
+			return nil, err
+		}
+		o.Engine = e
+	}
+	o.Suppressions.reset()
+	ps := append([]string(nil), paths...)
+	sort.Strings(ps)
+	parts := make([]*ledgerAudit, 0, len(ps))
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		part, err := auditLedger(p, o)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, part)
+	}
+	return merge(parts, o), nil
+}
+
+// ledgerAudit is the partial result of one ledger.
+type ledgerAudit struct {
+	summary  LedgerSummary
+	counts   Summary
+	sessions map[string]*SessionSummary
+	ghosts   []Ghost
+	findings []finding.Finding
+	hits     []PolicyHit
+	loops    *LoopReport
+	warnings []string
+	first    time.Time
+	last     time.Time
+	timeline *TimelineBuilder
+}
+
+func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
+	r, err := ledger.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	red := redact.Redactor{Off: o.NoRedact}
+	la := &ledgerAudit{
+		summary:  LedgerSummary{Path: path, Format: string(r.Format())},
+		counts:   Summary{ByTool: map[string]int{}, ByStatus: map[string]int{}},
+		sessions: map[string]*SessionSummary{},
+		timeline: NewTimelineBuilder(),
+	}
+	ghosts := NewGhostTracker(GhostOptions{Now: o.Now, Grace: o.Grace, HermesHome: o.HermesHome, Redact: red})
+	ghosts.BeginLedger(path)
+	var loops *LoopTracker
+	if o.Loops != nil {
+		loops = NewLoopTracker(*o.Loops)
+	} else {
+		loops = NewLoopTracker()
+	}
+	loops.SetRedact(!o.NoRedact)
+	loops.BeginLedger(path)
+	replay := o.Engine.NewReplay()
+	rules := owasp.NewChecker(o.Rules)
+
+	err = r.Scan(o.Filter, func(rec ledger.Record) error {
+		ghosts.Observe(rec)
+		loops.Observe(rec)
+		if rec.Event != nil {
+			la.observeEvent(rec.Event)
+			return nil
+		}
+		c := rec.Call
+		la.observeCall(c)
+		hits := uniqueHits(replay.Observe(c))
+		for _, h := range hits {
+			if PostureHit(h) {
+				la.findings = append(la.findings, owasp.FromHit(h, c))
+			}
+			la.hits = append(la.hits, policyHit(h, c, red))
+		}
+		la.findings = append(la.findings, rules.Observe(c, hits)...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	la.findings = append(la.findings, rules.Finish()...)
+	la.ghosts = ghosts.Ghosts()
+	for _, g := range la.ghosts {
+		if f, ok := owasp.GhostFinding(ghostInput(g)); ok {
+			la.findings = append(la.findings, f)
+		}
+	}
+	la.loops = loops.Report()
+	la.findings = append(la.findings, supersede(loops.Findings(), la.findings)...)
+	for _, w := range r.Warnings() {
+		la.warnings = append(la.warnings, path+": "+w)
+	}
+	la.summary.Sessions = len(la.sessions)
+	la.summary.Ghosts = CountLost(la.ghosts)
+	return la, nil
+}
+
+func (la *ledgerAudit) seenAt(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if la.first.IsZero() || t.Before(la.first) {
+		la.first = t
+	}
+	if t.After(la.last) {
+		la.last = t
+	}
+}
+
+func (la *ledgerAudit) observeEvent(e *ledger.Event) {
+	la.summary.Events++
+	la.counts.Events++
+	la.seenAt(e.TS)
+	if e.Kind == ledger.KindLLMCall {
+		la.counts.LLMCalls++
+		if e.TokensIn != nil {
+			la.counts.TokensIn += *e.TokensIn
+		}
+		if e.TokensOut != nil {
+			la.counts.TokensOut += *e.TokensOut
+		}
+		if e.TokensCacheRead != nil {
+			la.counts.TokensCacheRead += *e.TokensCacheRead
+		}
+	}
+}
+
+func (la *ledgerAudit) observeCall(c *ledger.Call) {
+	la.summary.Calls++
+	la.counts.Calls++
+	la.counts.ByTool[c.Tool]++
+	la.counts.ByStatus[string(c.Status)]++
+	la.seenAt(c.TS)
+	la.timeline.Add(c.TS, c.Status == ledger.StatusError)
+	s := la.sessions[c.SessionID]
+	if s == nil {
+		s = &SessionSummary{Ledger: c.Ledger, ID: c.SessionID, First: c.TS, Last: c.TS}
+		la.sessions[c.SessionID] = s
+	}
+	s.Calls++
+	if c.Status == ledger.StatusError {
+		s.Errors++
+	}
+	if c.TS.Before(s.First) {
+		s.First = c.TS
+	}
+	if c.TS.After(s.Last) {
+		s.Last = c.TS
+	}
+}
+
+// uniqueHits keeps one hit per rule id: the default and strict packs may
+// both carry a rule, and one rule matching one call is one finding.
+func uniqueHits(hs []policy.Hit) []policy.Hit {
+	if len(hs) < 2 {
+		return hs
+	}
+	seen := map[string]bool{}
+	out := hs[:0:0]
+	for _, h := range hs {
+		if seen[h.RuleID] {
+			continue
+		}
+		seen[h.RuleID] = true
+		out = append(out, h)
+	}
+	return out
+}
+
+func policyHit(h policy.Hit, c *ledger.Call, red redact.Redactor) PolicyHit {
+	return PolicyHit{
+		Ledger: c.Ledger, Row: c.ID, Session: c.SessionID, TS: c.TS, Tool: c.Tool, Pack: h.Pack,
+		RuleID: h.RuleID, Action: string(h.Action), Severity: h.Severity, Reason: h.Reason,
+		Matched: red.String(h.Matched), Notes: h.Notes,
+	}
+}
+
+func ghostInput(g Ghost) owasp.GhostInput {
+	return owasp.GhostInput{
+		Ledger: g.Ledger, Row: g.Row, CallID: g.CallID, Session: g.Session, Tool: g.Tool,
+		IssuedAt: g.IssuedAt, Class: string(g.Class), Age: time.Duration(g.Age), Args: g.Args, Evidence: g.Evidence,
+	}
+}
+
+// supersede drops the posture rule's retry-storm finding where loop
+// forensics reports the same failing streak (ASI08-LOOP-FAILURE-REPLAY):
+// one behaviour, one finding. It returns the loop findings to add and
+// removes the superseded ones from fs in place.
+func supersede(loopFs []finding.Finding, fs []finding.Finding) []finding.Finding {
+	covered := map[string]bool{}
+	for _, f := range loopFs {
+		if f.RuleID == RuleLoopFailureReplay.ID && len(f.Evidence) > 0 {
+			covered[f.Evidence[0].Session+"\x00"+fmt.Sprint(f.Evidence[0].Row)] = true
+		}
+	}
+	if len(covered) > 0 {
+		for i := range fs {
+			f := &fs[i]
+			if f.RuleID == owasp.RuleRetryStorm.ID && len(f.Evidence) > 0 && covered[f.Evidence[0].Session+"\x00"+fmt.Sprint(f.Evidence[0].Row)] {
+				f.RuleID = "" // marked; merge drops it
+			}
+		}
+	}
+	return loopFs
+}
+
+// merge combines the partial results in path order and scores them.
+func merge(parts []*ledgerAudit, o AuditOptions) *Result {
+	red := redact.Redactor{Off: o.NoRedact}
+	res := &Result{
+		SchemaVersion: SchemaVersion, Tool: o.Tool, GeneratedAt: o.Now,
+		Window:     Window{Since: o.Filter.Since, Until: o.Filter.Until},
+		Summary:    Summary{ByTool: map[string]int{}, ByStatus: map[string]int{}, Sessions: []SessionSummary{}},
+		Ghosts:     []Ghost{},
+		Findings:   []finding.Finding{},
+		TrustModel: TrustModel, Redacted: !o.NoRedact,
+		Policy: &PolicyReport{Packs: PackNames(o.Engine), Hits: []PolicyHit{}, Totals: []RuleTotal{}},
+		Loops:  &LoopReport{},
+	}
+	tl := NewTimelineBuilder()
+	for i, p := range parts {
+		var kept []finding.Finding
+		for _, f := range p.findings {
+			if f.RuleID == "" {
+				continue
+			}
+			kept = append(kept, finalize(f, red))
+		}
+		o.Suppressions.apply(kept, o.Now)
+		sc := finding.Compute(kept)
+		p.summary.Score, p.summary.Penalty = &sc.Score, &sc.Penalty
+		p.summary.Findings = len(kept)
+		res.Ledgers = append(res.Ledgers, p.summary)
+		res.Findings = append(res.Findings, kept...)
+		res.Ghosts = append(res.Ghosts, p.ghosts...)
+		res.Policy.Hits = append(res.Policy.Hits, p.hits...)
+		res.Warnings = append(res.Warnings, p.warnings...)
+		mergeSummary(&res.Summary, &p.counts, p.sessions)
+		mergeTimeline(tl, p.timeline)
+		if i == 0 {
+			res.Loops.Config = p.loops.Config
+		}
+		res.Loops.Loops = append(res.Loops.Loops, p.loops.Loops...)
+		if !p.first.IsZero() && (res.Window.First.IsZero() || p.first.Before(res.Window.First)) {
+			res.Window.First = p.first
+		}
+		if p.last.After(res.Window.Last) {
+			res.Window.Last = p.last
+		}
+	}
+	res.Summary.Timeline = tl.Buckets()
+	finding.Sort(res.Findings)
+	res.Score = finding.Compute(res.Findings)
+	res.Suppressions = o.Suppressions.notes()
+	tallyPolicy(res.Policy)
+	return res
+}
+
+// finalize redacts a finding's message and evidence and gives it a
+// fingerprint computed over the redacted text, so a fingerprint in a
+// suppression file matches with and without --no-redact.
+func finalize(f finding.Finding, red redact.Redactor) finding.Finding {
+	ev := make([]finding.Evidence, len(f.Evidence))
+	raw := make([]finding.Evidence, len(f.Evidence))
+	for i, e := range f.Evidence {
+		raw[i] = e
+		e.Excerpt = redact.String(e.Excerpt)
+		ev[i] = e
+	}
+	f.Evidence = ev
+	f.Fingerprint = finding.Fingerprint(f)
+	f.Message = red.String(f.Message)
+	if red.Off {
+		f.Evidence = raw
+	}
+	return f
+}
+
+func mergeSummary(dst, src *Summary, sessions map[string]*SessionSummary) {
+	dst.Calls += src.Calls
+	dst.Events += src.Events
+	dst.LLMCalls += src.LLMCalls
+	dst.TokensIn += src.TokensIn
+	dst.TokensOut += src.TokensOut
+	dst.TokensCacheRead += src.TokensCacheRead
+	for k, v := range src.ByTool {
+		dst.ByTool[k] += v
+	}
+	for k, v := range src.ByStatus {
+		dst.ByStatus[k] += v
+	}
+	ids := make([]string, 0, len(sessions))
+	for id := range sessions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		dst.Sessions = append(dst.Sessions, *sessions[id])
+	}
+}
+
+func tallyPolicy(p *PolicyReport) {
+	type key struct{ pack, rule, action string }
+	n := map[key]int{}
+	for _, h := range p.Hits {
+		n[key{h.Pack, h.RuleID, h.Action}]++
+		switch policy.Action(h.Action) {
+		case policy.ActionBlock:
+			p.Blocked++
+		case policy.ActionWarn:
+			p.Warned++
+		}
+	}
+	for k, c := range n {
+		p.Totals = append(p.Totals, RuleTotal{Pack: k.pack, RuleID: k.rule, Action: k.action, Count: c})
+	}
+	sort.Slice(p.Totals, func(i, j int) bool {
+		a, b := p.Totals[i], p.Totals[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		if a.Pack != b.Pack {
+			return a.Pack < b.Pack
+		}
+		return a.RuleID < b.RuleID
+	})
+}
+
+// mergeTimeline adds one ledger's per-minute counts into dst.
+func mergeTimeline(dst, src *TimelineBuilder) {
+	for m, n := range src.calls {
+		dst.calls[m] += n
+	}
+	for m, n := range src.errors {
+		dst.errors[m] += n
+	}
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ledger-audit/ledger-audit/analyze"
+	"github.com/ledger-audit/ledger-audit/finding"
+	"github.com/ledger-audit/ledger-audit/report"
+	"github.com/spf13/pflag"
+)
+
+// audit and posture score a ledger against the OWASP Agentic categories.
+// audit reports everything (score, findings, ghosts, loops, policy
+// replay); posture only the score, its categories and the findings. Both
+// can gate a CI job with --fail-under and --fail-on.
+func init() {
+	register(&command{name: "audit", summary: "audit ledgers: posture score, findings, ghosts, loops and policy replay",
+		usage: "[flags] LEDGER...", run: func(e *env, args []string) error { return runAudit(e, commands["audit"], args, false) }})
+	register(&command{name: "posture", summary: "OWASP Agentic posture score with per-category subtotals and the finding list",
+		usage: "[flags] LEDGER...", run: func(e *env, args []string) error { return runAudit(e, commands["posture"], args, true) }})
+	dailyAudit = func(req dailyAuditRequest) (*analyze.Result, error) {
+		return analyze.Audit(req.Paths, analyze.AuditOptions{Now: req.Now, Filter: req.Filter, NoRedact: !req.Redact,
+			Tool: analyze.ToolInfo{Name: "ledger-audit", Version: version}})
+	}
+}
+
+type auditFlags struct {
+	win                    window
+	format, out, color     string
+	failUnder, failOn      string
+	rules, noRedact        bool
+	ignore                 string
+	hermesHome, hermesConf string
+	graces                 []string
+}
+
+func (a *auditFlags) add(fs *pflag.FlagSet) {
+	a.win.add(fs)
+	fs.StringVar(&a.format, "format", "", "table, md, json, pdf, sarif or junit (default: from the -o extension, else table)")
+	fs.StringVarP(&a.out, "output", "o", "", "write to this file instead of stdout (atomically)")
+	fs.StringVar(&a.failUnder, "fail-under", "", "exit 1 when the score is below N (0-100)")
+	fs.StringVar(&a.failOn, "fail-on", "", "exit 1 when any unsuppressed finding is at or above this severity (low, medium, high, critical)")
+	fs.BoolVar(&a.rules, "rules", false, "list every rule with its category, severity and weight, and exit")
+	fs.BoolVar(&a.noRedact, "no-redact", false, "show evidence without masking secrets")
+	fs.StringVar(&a.ignore, "ignore", "", "suppression file (default: "+analyze.DefaultSuppressionFile+" in the current directory, if present)")
+	fs.StringVar(&a.hermesHome, "hermes-home", "", "Hermes home for offline ghost evidence (cron/jobs.json, written files) and its config.yaml")
+	fs.StringVar(&a.hermesConf, "hermes-config", "", "Hermes config.yaml whose tool_loop_guardrails are replayed (default: $HERMES_HOME/config.yaml, else ~/.hermes/config.yaml, if present)")
+	fs.StringArrayVar(&a.graces, "grace", nil, "grace period for one tool, as tool=duration (e.g. terminal=30m); repeatable")
+	fs.StringVar(&a.color, "color", "auto", "colour in the table format: auto (only on a terminal), always or never")
+}
+
+// gates are the CI thresholds, parsed before any work so a typo fails fast.
+type gates struct {
+	underSet bool
+	under    int
+	onSet    bool
+	on       finding.Severity
+}
+
+func (a *auditFlags) gates() (gates, error) {
+	var g gates
+	if a.failUnder != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(a.failUnder))
+		if err != nil || n < 0 || n > 100 {
+			return g, usagef("--fail-under: want a whole number from 0 to 100, not %q", a.failUnder)
+		}
+		g.underSet, g.under = true, n
+	}
+	if a.failOn != "" {
+		s, err := finding.ParseSeverity(a.failOn)
+		if err != nil {
+			return g, usagef("--fail-on: %v", err)
+		}
+		g.onSet, g.on = true, s
+	}
+	return g, nil
+}
+
+// check returns the gate failure for a result, or nil.
+func (g gates) check(r *analyze.Result) error {
+	var why []string
+	if g.underSet && r.Score.Score < g.under {
+		why = append(why, fmt.Sprintf("score %d is below --fail-under %d", r.Score.Score, g.under))
+	}
+	if g.onSet {
+		n := 0
+		for _, f := range r.Findings {
+			if !f.Suppressed && f.Severity >= g.on {
+				n++
+			}
+		}
+		if n > 0 {
+			why = append(why, fmt.Sprintf("%d unsuppressed finding(s) at or above %s (--fail-on)", n, g.on))
+		}
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return gateError{"gate failed: " + strings.Join(why, "; ")}
+}
+
+func runAudit(e *env, c *command, args []string, posture bool) error {
+	fs := newFlags(e, c)
+	var a auditFlags
+	a.add(fs)
+	if err := parseFlags(e, c, fs, args); err != nil {
+		return err
+	}
+	g, err := a.gates()
+	if err != nil {
+		return err
+	}
+	if a.rules {
+		return listRules(e, a.format, a.out)
+	}
+	paths := fs.Args()
+	if err := needLedgers(paths); err != nil {
+		return err
+	}
+	format, err := resolveFormat(a.format, a.out)
+	if err != nil {
+		return err
+	}
+	if format == "pdf" && (a.out == "" || a.out == "-") && writerIsTTY(e.stdout) {
+		return usagef("refusing to write a PDF to a terminal; use -o FILE")
+	}
+	useColor, err := colorFlag(a.color, e.stdout, a.out)
+	if err != nil {
+		return err
+	}
+	grace, err := parseGraceFlags(a.graces)
+	if err != nil {
+		return err
+	}
+	now, filter, err := a.win.resolve()
+	if err != nil {
+		return err
+	}
+	opts := analyze.AuditOptions{Now: now, Filter: filter, Grace: grace, HermesHome: a.hermesHome,
+		NoRedact: a.noRedact, Tool: analyze.ToolInfo{Name: "ledger-audit", Version: version}}
+	if opts.Loops, err = a.loopConfig(e); err != nil {
+		return err
+	}
+	if opts.Suppressions, err = a.suppressions(); err != nil {
+		return err
+	}
+	res, err := analyze.Audit(paths, opts)
+	if err != nil {
+		return err
+	}
+	for _, w := range opts.Suppressions.Expired(now) {
+		fmt.Fprintf(e.stderr, "ledger-audit: warning: %s\n", w)
+	}
+	if posture {
+		res.Ghosts, res.Loops, res.Policy = []analyze.Ghost{}, nil, nil
+	}
+	rep, err := report.New(format, report.Options{Color: useColor, Width: terminalWidth(e.stdout)})
+	if err != nil {
+		return usagef("--format: %v", err)
+	}
+	if err := writeOutput(e, a.out, func(w io.Writer) error { return rep.Render(w, res) }); err != nil {
+		return err
+	}
+	return g.check(res)
+}
+
+// loopConfig reads the guardrails to replay: --hermes-config (must
+// exist), else config.yaml in --hermes-home or the environment's Hermes
+// home (used when present).
+func (a *auditFlags) loopConfig(e *env) (*analyze.LoopConfig, error) {
+	path, required := a.hermesConf, true
+	switch {
+	case path != "":
+	case a.hermesHome != "":
+		path, required = a.hermesHome+string(os.PathSeparator)+"config.yaml", false
+	default:
+		path, required = analyze.HermesConfigPath(e.getenv), false
+	}
+	cfg, err := analyze.LoadLoopConfig(path, required)
+	if err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+func (a *auditFlags) suppressions() (*analyze.Suppressions, error) {
+	path, required := a.ignore, a.ignore != ""
+	if path == "" {
+		path = analyze.DefaultSuppressionFile
+	}
+	known, err := analyze.KnownRule()
+	if err != nil {
+		return nil, err
+	}
+	return analyze.LoadSuppressions(path, required, known)
+}
+
+// listRules prints every rule an audit can raise.
+func listRules(e *env, format, out string) error {
+	rules, err := analyze.AllRules()
+	if err != nil {
+		return err
+	}
+	type row struct {
+		finding.Rule
+		Weight    int  `json:"weight"`
+		Extension bool `json:"extension,omitempty"`
+	}
+	rows := make([]row, len(rules))
+	for i, r := range rules {
+		rows[i] = row{Rule: r, Weight: r.Severity.Weight(), Extension: r.Category.Extension()}
+	}
+	return writeOutput(e, out, func(w io.Writer) error {
+		switch strings.ToLower(format) {
+		case "json":
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rows)
+		case "", "table":
+		default:
+			return usagef("--rules: --format must be table or json, not %q", format)
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "RULE\tCATEGORY\tSEVERITY\tWEIGHT\tTITLE")
+		for _, r := range rows {
+			cat := string(r.Category)
+			if r.Extension {
+				cat += " (community extension)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.ID, cat, r.Severity, r.Weight, r.Title)
+		}
+		return tw.Flush()
+	})
+}

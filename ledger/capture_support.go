@@ -1,0 +1,49 @@
+package ledger
+
+// Helpers the capture hook needs beyond Append. Kept in their own file so
+// the core writer stays small; everything here still only INSERTs.
+
+// SchemaSQL is the embedded schema text. The Hermes plugin ships a copy
+// that must stay byte-identical (selftest and a test check it).
+func SchemaSQL() string { return schemaSQL }
+
+// RecentCalls lists at most n of the newest calls of one session, oldest
+// first, with their outcomes. Enforce mode replays them into the policy
+// engine so cross-call state (exported variables, scripts written then
+// run) survives the one-shot hook process; the bound keeps that cheap.
+func (w *Writer) RecentCalls(session string, n int) ([]Call, error) {
+	rows, err := w.db.Query(`SELECT * FROM (`+callSelect+` WHERE i.kind='issued' AND i.session_id=?
+		ORDER BY i.id DESC LIMIT ?) ORDER BY 1`, session, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Call
+	for rows.Next() {
+		c, err := scanCall(rows, w.path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *c)
+	}
+	return out, rows.Err()
+}
+
+// AppendWithOutcome writes an issued event and the outcome that closes it
+// (a call refused by policy before it ran) in one transaction, so a crash
+// can never leave the refused call looking like a ghost.
+func (w *Writer) AppendWithOutcome(issued, outcome Event) (Event, Event, error) {
+	tx, err := w.db.Begin()
+	if err != nil {
+		return issued, outcome, err
+	}
+	defer tx.Rollback()
+	if err := insert(tx, &issued); err != nil {
+		return issued, outcome, err
+	}
+	outcome.IssuedID = issued.ID
+	if err := insert(tx, &outcome); err != nil {
+		return issued, outcome, err
+	}
+	return issued, outcome, tx.Commit()
+}

@@ -1,0 +1,153 @@
+package owasp
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+
+	"github.com/ledger-audit/ledger-audit/ledger"
+)
+
+// callArgs is the decoded argument object of a call. Truncated or
+// non-JSON arguments decode to an empty map: rules then fall back to the
+// raw text where it makes sense (an excerpt) and skip otherwise.
+type callArgs map[string]any
+
+func decodeArgs(c *ledger.Call) callArgs {
+	var m map[string]any
+	if json.Unmarshal([]byte(c.Args), &m) != nil {
+		return callArgs{}
+	}
+	return m
+}
+
+func (a callArgs) str(keys ...string) string {
+	for _, k := range keys {
+		if s, ok := a[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// shellTools run their "command" argument through a shell.
+var shellTools = map[string]bool{"terminal": true, "Bash": true, "bash": true, "shell": true, "run_shell_command": true}
+
+// commandOf is the shell command a call runs, or "".
+func commandOf(c *ledger.Call, a callArgs) string {
+	if shellTools[c.Tool] || strings.HasPrefix(c.Tool, "mcp__") && strings.Contains(strings.ToLower(c.Tool), "shell") {
+		return a.str("command", "cmd", "script")
+	}
+	return ""
+}
+
+// fileWriteTools name the path argument of tools that write one file.
+var fileWriteTools = map[string][]string{
+	"write_file":   {"path", "file_path"},
+	"patch":        {"path", "file_path"},
+	"Write":        {"file_path", "path"},
+	"Edit":         {"file_path", "path"},
+	"MultiEdit":    {"file_path", "path"},
+	"NotebookEdit": {"notebook_path", "file_path"},
+}
+
+// writtenPath is the file a file-writing tool changes, or "".
+func writtenPath(c *ledger.Call, a callArgs) string {
+	if keys, ok := fileWriteTools[c.Tool]; ok {
+		return a.str(keys...)
+	}
+	return ""
+}
+
+// fileReadTools name the path argument of tools that read one file (seen
+// only when capture records read-only tools too).
+var fileReadTools = map[string][]string{
+	"read_file": {"path", "file_path"},
+	"Read":      {"file_path", "path"},
+}
+
+func readPath(c *ledger.Call, a callArgs) string {
+	if keys, ok := fileReadTools[c.Tool]; ok {
+		return a.str(keys...)
+	}
+	return ""
+}
+
+// isDelegation reports tools that start another agent.
+func isDelegation(tool string) bool {
+	return tool == "delegate_task" || tool == "Task" || tool == "Agent"
+}
+
+// isCron reports Hermes' scheduler tool under its current and legacy names.
+func isCron(tool string) bool { return strings.HasPrefix(tool, "cronjob") }
+
+// excerpt clips s to n runes around nothing in particular: the start of
+// the argument is what a reader needs to recognise the call.
+func excerpt(s string, n int) string {
+	s = strings.TrimSpace(s)
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// excerptOf is the evidence text of a call: its command, the path it
+// writes, or the raw arguments.
+func excerptOf(c *ledger.Call, a callArgs) string {
+	if cmd := commandOf(c, a); cmd != "" {
+		return excerpt(cmd, excerptRunes)
+	}
+	if p := writtenPath(c, a); p != "" {
+		return excerpt(p, excerptRunes)
+	}
+	return excerpt(c.Args, excerptRunes)
+}
+
+const excerptRunes = 240
+
+// homeOf guesses the agent's home directory from a working directory
+// ("/home/ana/src/x" → "/home/ana"), since ledgers do not record $HOME.
+func homeOf(cwd string) string {
+	parts := strings.Split(path.Clean(cwd), "/")
+	switch {
+	case len(parts) >= 3 && (parts[1] == "home" || parts[1] == "Users"):
+		return "/" + parts[1] + "/" + parts[2]
+	case len(parts) >= 2 && parts[1] == "root":
+		return "/root"
+	}
+	return ""
+}
+
+// absPath resolves p against cwd and home ("~"); it returns "" when p is
+// relative and cwd is unknown, or when p is "~" based and home unknown.
+func absPath(p, cwd, home string) string {
+	switch {
+	case p == "":
+		return ""
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return ""
+		}
+		return path.Clean(home + p[1:])
+	case strings.HasPrefix(p, "$HOME/") || strings.HasPrefix(p, "${HOME}/"):
+		if home == "" {
+			return ""
+		}
+		return path.Clean(home + "/" + p[strings.Index(p, "/")+1:])
+	case path.IsAbs(p):
+		return path.Clean(p)
+	case cwd == "":
+		return ""
+	}
+	return path.Join(cwd, p)
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	if dir == "" || p == "" {
+		return false
+	}
+	dir = path.Clean(dir)
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}

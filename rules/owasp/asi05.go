@@ -1,0 +1,63 @@
+package owasp
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/ledger-audit/ledger-audit/finding"
+)
+
+// ASI05 Unexpected Code Execution. Shell-level execution risks —
+// pipe-to-shell, eval, interpreter -c with encoded payloads, installs from
+// URLs, sudo, writes to sensitive paths — are pack rules of the policy
+// engine (FromHit). What the shell packs cannot read is code handed to a
+// code-execution tool (Hermes execute_code, notebook cells): that is
+// Python, not shell, and is checked here.
+var RuleDynamicCode = rule(finding.Rule{
+	ID: "ASI05-DYNAMIC-CODE", Category: finding.ASI05, Severity: finding.High,
+	Title:       "Code tool runs decoded or downloaded code",
+	Rationale:   "Code that decodes (base64, hex, zlib, rot13) or downloads a payload and then executes it hides what actually ran from every reviewer and from the ledger itself.",
+	Remediation: "Recover and read the decoded payload; forbid exec/eval of decoded or fetched data in the code tool's sandbox.",
+})
+
+// codeTools take program text rather than a shell command.
+var codeTools = map[string][]string{
+	"execute_code": {"code", "source", "script"},
+	"NotebookEdit": {"new_source"},
+	"run_python":   {"code"},
+}
+
+var (
+	// Payload producers: decoders and fetchers.
+	decodeRE = regexp.MustCompile(`\b(b64decode|b32decode|a85decode|urlsafe_b64decode|decodebytes|bytes\.fromhex|unhexlify|zlib\.decompress|gzip\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode\([^)]*rot.?13)\b|\batob\(|Buffer\.from\([^)]*['"]base64['"]`)
+	fetchRE  = regexp.MustCompile(`\b(urlopen|urllib\.request|requests\.(get|post)|httpx\.(get|post)|http\.client|fetch\()`)
+	// Executors of a string or bytes payload.
+	execRE = regexp.MustCompile(`(^|[^.\w])(exec|eval)\s*\(|\bcompile\s*\(|\bos\.(system|popen|exec\w*)\s*\(|\bsubprocess\.\w+\([^)]*shell\s*=\s*True|\b__import__\s*\(|\bnew Function\(|\bvm\.runIn\w*Context\(`)
+)
+
+func (k *Checker) asi05(v *view) []finding.Finding {
+	keys, ok := codeTools[v.c.Tool]
+	if !ok {
+		return nil
+	}
+	code := v.args.str(keys...)
+	if code == "" {
+		return nil
+	}
+	ex := execRE.FindString(code)
+	if ex == "" {
+		return nil
+	}
+	src := decodeRE.FindString(code)
+	kind := "decodes"
+	if src == "" {
+		src = fetchRE.FindString(code)
+		kind = "downloads"
+	}
+	if src == "" {
+		return nil
+	}
+	msg := fmt.Sprintf("%s code %s a payload (%s) and executes it (%s)", v.c.Tool, kind, src, strings.TrimSpace(strings.TrimLeft(ex, "( \t")))
+	return []finding.Finding{finding.New(RuleDynamicCode, msg, evidence(v.c, excerpt(code, excerptRunes)))}
+}

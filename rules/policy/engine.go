@@ -1,0 +1,396 @@
+package policy
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/ledger-audit/ledger-audit/ledger"
+	"github.com/ledger-audit/ledger-audit/rules/shell"
+)
+
+// NewEngine builds an engine over packs, evaluated in order.
+func NewEngine(packs ...*Pack) *Engine {
+	return &Engine{packs: append([]*Pack(nil), packs...)}
+}
+
+// Packs returns the engine's packs.
+func (e *Engine) Packs() []*Pack { return e.packs }
+
+// Decision is the outcome of evaluating one call, with an explanation.
+type Decision struct {
+	// Decision is "allow", "warn" or "block": the strongest action of
+	// the hits.
+	Decision string `json:"decision"`
+	Hits     []Hit  `json:"hits"`
+	// Commands are the normalised commands the call would run.
+	Commands []TraceCommand `json:"commands,omitempty"`
+	// Files are the file-tool paths the call reads or writes.
+	Files []string `json:"files,omitempty"`
+	// Unparseable is set when the shell text did not parse and token
+	// matching was used instead.
+	Unparseable bool   `json:"unparseable,omitempty"`
+	ParseError  string `json:"parse_error,omitempty"`
+}
+
+// TraceCommand is one normalised command in a Decision.
+type TraceCommand struct {
+	Command string   `json:"command"`
+	Source  string   `json:"source,omitempty"` // the text it came from
+	Via     []string `json:"via,omitempty"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// sessionState is one session's shell state in a Replay.
+type sessionState struct {
+	sh *shell.State
+}
+
+// maxSessions bounds a replay over a huge fleet ledger; the oldest
+// session's state is dropped first.
+const maxSessions = 4096
+
+func (r *Replay) observe(c *ledger.Call) []Hit {
+	return r.Evaluate(c).Hits
+}
+
+// Evaluate is Observe with the full explanation.
+func (r *Replay) Evaluate(c *ledger.Call) Decision {
+	if c == nil {
+		return Decision{Decision: "allow"}
+	}
+	ss, ok := r.state[c.SessionID]
+	if !ok {
+		if len(r.state) >= maxSessions {
+			for k := range r.state {
+				delete(r.state, k)
+				break
+			}
+		}
+		ss = &sessionState{sh: shell.NewState()}
+		r.state[c.SessionID] = ss
+	}
+	return r.engine.evaluate(ss.sh, c.Tool, c.Args)
+}
+
+// Check evaluates one call on its own, with no session history: tool is
+// the tool name ("terminal", "Bash", "write_file", ...), args its JSON
+// arguments. A plain command line is accepted as args for shell tools.
+func (e *Engine) Check(tool, args string) Decision {
+	return e.evaluate(shell.NewState(), tool, args)
+}
+
+// CheckCommand evaluates a terminal command line.
+func (e *Engine) CheckCommand(command string) Decision {
+	b, _ := json.Marshal(map[string]string{"command": command})
+	return e.Check("terminal", string(b))
+}
+
+// fileEvent is a file-tool access.
+type fileEvent struct {
+	path, access, content string
+}
+
+func (e *Engine) evaluate(st *shell.State, tool, args string) Decision {
+	cmds, files, perr := extract(st, tool, args)
+	d := Decision{Decision: "allow"}
+	if perr != nil {
+		d.Unparseable = true
+		d.ParseError = perr.Error()
+	}
+	views := make([]*cmdView, len(cmds))
+	for i := range cmds {
+		views[i] = newView(&cmds[i])
+		if i < 64 {
+			d.Commands = append(d.Commands, TraceCommand{Command: views[i].str, Source: cmds[i].Text, Via: cmds[i].Via, Notes: cmds[i].Notes})
+		}
+	}
+	for _, f := range files {
+		d.Files = append(d.Files, f.access+" "+f.path)
+	}
+	for _, p := range e.packs {
+		for _, rule := range p.Rules {
+			if !toolApplies(rule.Tools, tool) {
+				continue
+			}
+			if h, ok := rule.evaluate(p, views, files); ok {
+				if perr != nil {
+					h.Notes = appendUnique(h.Notes, "unparseable")
+				}
+				d.Hits = append(d.Hits, h)
+			}
+		}
+	}
+	for _, h := range d.Hits {
+		if h.Action == ActionBlock {
+			d.Decision = "block"
+			break
+		}
+		d.Decision = "warn"
+	}
+	return d
+}
+
+func (rule *Rule) evaluate(p *Pack, views []*cmdView, files []fileEvent) (Hit, bool) {
+	for _, v := range views {
+		for _, m := range rule.Match {
+			res, ok := m.matchCommand(v)
+			if !ok {
+				continue
+			}
+			h := rule.hit(p, res.matched, v.c.Via)
+			h.Notes = append(h.Notes, res.notes...)
+			for _, n := range v.c.Notes {
+				if n == "cross-call" || n == "unparseable" || n == "fork-bomb" {
+					h.Notes = appendUnique(h.Notes, n)
+				}
+			}
+			h.Source = v.c.Text
+			return h, true
+		}
+	}
+	for _, f := range files {
+		for _, m := range rule.Match {
+			if res, ok := m.matchFile(f.path, f.access, f.content); ok {
+				return rule.hit(p, res.matched, nil), true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+func (rule *Rule) hit(p *Pack, matched string, via []string) Hit {
+	return Hit{
+		Pack: p.Name, RuleID: rule.ID, Title: rule.Title, Severity: rule.Severity, Category: rule.Category,
+		Action: rule.Action, Reason: rule.Reason, Tags: append([]string(nil), rule.Tags...),
+		Matched: matched, Via: append([]string(nil), via...), Remediation: rule.Remediation,
+	}
+}
+
+func appendUnique(l []string, s string) []string {
+	for _, x := range l {
+		if x == s {
+			return l
+		}
+	}
+	return append(l, s)
+}
+
+// toolApplies matches a tool name against a rule's tool globs.
+func toolApplies(globs []string, tool string) bool {
+	for _, g := range globs {
+		if g == tool || g == "*" {
+			return true
+		}
+		if strings.HasSuffix(g, "*") && strings.HasPrefix(tool, strings.TrimSuffix(g, "*")) {
+			return true
+		}
+	}
+	return false
+}
+
+// Tool argument shapes (FACTS.md): Hermes terminal {"command"}, Claude
+// Code Bash {"command"}, execute_code {"code"}, write_file {"path",
+// "content"}, Write {"file_path","content"}, Edit {"file_path",
+// "old_string","new_string"}, patch {"path", ...} or a V4A patch text.
+var (
+	shellKeys   = []string{"command", "cmd", "script", "shell_command", "commandLine"}
+	pathKeys    = []string{"path", "file_path", "filename", "file", "notebook_path", "filePath", "target_file"}
+	patchFileRe = regexp.MustCompile(`(?m)^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\+\+\+ (?:b/)?(\S+)`)
+)
+
+func extract(st *shell.State, tool, args string) ([]shell.Command, []fileEvent, error) {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(args), &m); err != nil || m == nil {
+		// Not a JSON object: for a shell tool, the text is the command.
+		if isShellTool(tool) || tool == "" {
+			return parseShell(args, st)
+		}
+		return nil, nil, nil
+	}
+	str := func(keys ...string) (string, bool) {
+		for _, k := range keys {
+			if v, ok := m[k].(string); ok {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	var cmds []shell.Command
+	var files []fileEvent
+	var perr error
+	switch {
+	case tool == "execute_code" || strings.HasSuffix(tool, "execute_python") || strings.HasSuffix(tool, "run_python"):
+		code, _ := str("code", "source", "script")
+		lang, _ := str("language", "lang")
+		prog := "python3"
+		switch strings.ToLower(lang) {
+		case "bash", "sh", "shell", "zsh":
+			return parseShell(code, st)
+		case "javascript", "js", "node", "typescript":
+			prog = "node"
+		}
+		flag := "-c"
+		if prog == "node" {
+			flag = "-e"
+		}
+		cmds = shell.ParseArgv([]string{prog, flag, code}, st)
+		for i := range cmds {
+			cmds[i].Via = append([]string{"execute_code"}, cmds[i].Via...)
+		}
+		return cmds, nil, nil
+	}
+	if c, ok := str(shellKeys...); ok && (isShellTool(tool) || strings.HasPrefix(tool, "mcp__") || tool == "") {
+		cmds, _, perr = parseShell(c, st)
+	} else if c, ok := m["command"].([]any); ok && len(c) > 0 {
+		// An argv array (some MCP shells).
+		var argv []string
+		for _, x := range c {
+			if s, ok := x.(string); ok {
+				argv = append(argv, s)
+			}
+		}
+		cmds = shell.ParseArgv(argv, st)
+	}
+	access := fileAccess(tool)
+	if p, ok := str(pathKeys...); ok && access != "" {
+		content := ""
+		switch tool {
+		case "Edit", "edit_file", "str_replace_editor":
+			nv, _ := str("new_string", "new_str")
+			ov, _ := str("old_string", "old_str")
+			content = nv
+			st.EditFile(p, ov, nv, tool)
+		case "MultiEdit":
+			if edits, ok := m["edits"].([]any); ok {
+				for _, e := range edits {
+					if em, ok := e.(map[string]any); ok {
+						nv, _ := em["new_string"].(string)
+						ov, _ := em["old_string"].(string)
+						content += nv + "\n"
+						st.EditFile(p, ov, nv, tool)
+					}
+				}
+			}
+		case "patch":
+			nv, _ := str("new_string", "content")
+			ov, _ := str("old_string")
+			content = nv
+			if nv != "" {
+				st.EditFile(p, ov, nv, tool)
+			}
+		default:
+			content, _ = str("content", "contents", "text", "new_source", "data")
+			if access == "write" {
+				st.WriteFile(p, content, false, tool)
+			}
+		}
+		files = append(files, fileEvent{path: p, access: access, content: content})
+	}
+	if pt, ok := str("patch", "input", "diff"); ok && (tool == "patch" || tool == "apply_patch") {
+		added := patchAdded(pt)
+		for _, mm := range patchFileRe.FindAllStringSubmatch(pt, 16) {
+			p := strings.TrimSpace(mm[1] + mm[2])
+			files = append(files, fileEvent{path: p, access: "write", content: added})
+			st.WriteFile(p, added, false, tool)
+		}
+	}
+	return cmds, files, perr
+}
+
+func patchAdded(pt string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(pt, "\n") {
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+			b.WriteString(l[1:] + "\n")
+		}
+	}
+	return b.String()
+}
+
+func parseShell(src string, st *shell.State) ([]shell.Command, []fileEvent, error) {
+	cmds, err := shell.Parse(src, st)
+	return cmds, nil, err
+}
+
+func isShellTool(tool string) bool {
+	switch tool {
+	case "terminal", "Bash", "bash", "shell", "run_shell_command", "run_command", "exec", "local_shell", "shell_command":
+		return true
+	}
+	return false
+}
+
+// fileAccess says whether a tool reads or writes the path it is given.
+func fileAccess(tool string) string {
+	switch tool {
+	case "write_file", "Write", "Edit", "MultiEdit", "NotebookEdit", "patch", "create_file", "edit_file", "str_replace_editor", "apply_patch":
+		return "write"
+	case "Read", "read_file", "view", "NotebookRead", "cat":
+		return "read"
+	}
+	if strings.HasPrefix(tool, "mcp__") {
+		t := strings.ToLower(tool)
+		switch {
+		case strings.Contains(t, "write") || strings.Contains(t, "edit") || strings.Contains(t, "create") || strings.Contains(t, "append") || strings.Contains(t, "move") || strings.Contains(t, "put") || strings.Contains(t, "upload"):
+			return "write"
+		case strings.Contains(t, "read") || strings.Contains(t, "get") || strings.Contains(t, "view") || strings.Contains(t, "open") || strings.Contains(t, "cat"):
+			return "read"
+		}
+		return "any"
+	}
+	return ""
+}
+
+// Explain renders a Decision as the lines "policy check" prints.
+func (d Decision) Explain() []string {
+	var out []string
+	if d.Unparseable {
+		out = append(out, "unparseable: fell back to token matching ("+d.ParseError+")")
+	}
+	for i, c := range d.Commands {
+		line := fmt.Sprintf("command %d: %s", i+1, c.Command)
+		if len(c.Via) > 0 {
+			line += "  [via " + strings.Join(c.Via, " > ") + "]"
+		}
+		if len(c.Notes) > 0 {
+			line += "  (" + strings.Join(c.Notes, ", ") + ")"
+		}
+		if src := strings.TrimSpace(c.Source); src != "" && src != c.Command {
+			line += "  from: " + oneLine(src, 120)
+		}
+		out = append(out, line)
+	}
+	for _, f := range d.Files {
+		out = append(out, "file: "+f)
+	}
+	hits := append([]Hit(nil), d.Hits...)
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Action == ActionBlock && hits[j].Action != ActionBlock })
+	for _, h := range hits {
+		line := fmt.Sprintf("%s %s/%s (%s): matched %q", h.Action, h.Pack, h.RuleID, h.Severity, h.Matched)
+		if len(h.Via) > 0 {
+			line += " via " + strings.Join(h.Via, " > ")
+		}
+		if len(h.Notes) > 0 {
+			line += " [" + strings.Join(h.Notes, ", ") + "]"
+		}
+		out = append(out, line, "  reason: "+h.Reason)
+	}
+	out = append(out, "decision: "+d.Decision)
+	return out
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

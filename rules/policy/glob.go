@@ -1,0 +1,141 @@
+package policy
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// glob is a compiled pattern. Path globs follow .gitignore habits: a
+// pattern without "/" matches the last path element anywhere; "*" stays
+// within one element, "**" spans elements; "{a,b}" is an alternation.
+// Word globs (programs, arguments) let "*" match anything.
+type glob struct {
+	src      string
+	re       *regexp.Regexp
+	baseOnly bool
+}
+
+func compileGlob(pat string, isPath bool) (*glob, error) {
+	g := &glob{src: pat}
+	if isPath && !strings.Contains(pat, "/") {
+		g.baseOnly = true
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	depth := 0
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		switch c {
+		case '\\':
+			if i+1 < len(pat) {
+				i++
+				b.WriteString(regexp.QuoteMeta(string(pat[i])))
+			}
+		case '*':
+			if i+1 < len(pat) && pat[i+1] == '*' {
+				i++
+				if isPath && i+1 < len(pat) && pat[i+1] == '/' {
+					// "**/" is zero or more whole elements.
+					i++
+					b.WriteString(`(?:.*/)?`)
+				} else {
+					b.WriteString(`.*`)
+				}
+			} else if isPath {
+				b.WriteString(`[^/]*`)
+			} else {
+				b.WriteString(`.*`)
+			}
+		case '?':
+			if isPath {
+				b.WriteString(`[^/]`)
+			} else {
+				b.WriteString(`.`)
+			}
+		case '[':
+			j := strings.IndexByte(pat[i+1:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			cls := pat[i+1 : i+1+j]
+			if strings.HasPrefix(cls, "!") {
+				cls = "^" + cls[1:]
+			}
+			b.WriteString("[" + strings.ReplaceAll(cls, `\`, `\\`) + "]")
+			i += j + 1
+		case '{':
+			depth++
+			b.WriteString("(?:")
+		case '}':
+			if depth > 0 {
+				depth--
+				b.WriteString(")")
+			} else {
+				b.WriteString(`\}`)
+			}
+		case ',':
+			if depth > 0 {
+				b.WriteString("|")
+			} else {
+				b.WriteString(",")
+			}
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	for ; depth > 0; depth-- {
+		b.WriteString(")")
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, err
+	}
+	g.re = re
+	return g, nil
+}
+
+func (g *glob) match(s string) bool {
+	if g.baseOnly {
+		return g.re.MatchString(path.Base(s))
+	}
+	return g.re.MatchString(s)
+}
+
+func anyGlob(gs []*glob, s string) bool {
+	for _, g := range gs {
+		if g.match(s) {
+			return true
+		}
+	}
+	return false
+}
+
+var homeRe = regexp.MustCompile(`^(?:/home/[^/]+|/Users/[^/]+|/root|~[A-Za-z0-9_.-]*)(?:/|$)`)
+
+// normPath puts a path argument in the form pack globs are written for:
+// cleaned, every home directory written "~", no trailing slash. Relative
+// paths stay relative ("./build" is "build").
+func normPath(p string) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ""
+	}
+	p = strings.TrimPrefix(p, "file://")
+	if strings.HasPrefix(p, "$HOME") {
+		p = "~" + p[len("$HOME"):]
+	} else if strings.HasPrefix(p, "${HOME}") {
+		p = "~" + p[len("${HOME}"):]
+	}
+	p = path.Clean(p)
+	if m := homeRe.FindString(p); m != "" {
+		rest := strings.TrimPrefix(p[len(m):], "/")
+		if rest == "" {
+			return "~"
+		}
+		return "~/" + rest
+	}
+	return p
+}

@@ -1,0 +1,476 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/ledger-audit/ledger-audit/rules/shell"
+)
+
+// cmdView is a command with its flags and operands split out once, so
+// every rule reads the same view.
+type cmdView struct {
+	c     *shell.Command
+	flags map[string]bool
+	pos   []string // operands, in order
+	posIx []int    // their indexes into c.Args
+	str   string
+}
+
+func newView(c *shell.Command) *cmdView {
+	v := &cmdView{c: c, flags: map[string]bool{}}
+	ended := false
+	for i, a := range c.Args {
+		switch {
+		case ended || a == "-" || len(a) < 2 || a[0] != '-':
+			v.pos = append(v.pos, a)
+			v.posIx = append(v.posIx, i)
+		case a == "--":
+			ended = true
+		case strings.HasPrefix(a, "--"):
+			name, _, _ := strings.Cut(a[2:], "=")
+			v.flags[name] = true
+		default:
+			if isNumber(a[1:]) {
+				v.pos = append(v.pos, a)
+				v.posIx = append(v.posIx, i)
+				continue
+			}
+			v.flags[a[1:]] = true
+			for _, ch := range a[1:] {
+				v.flags[string(ch)] = true
+			}
+		}
+	}
+	if c.Name == "find" {
+		// find's operands after the first predicate are predicate values
+		// ("-name '*.pyc'"), not paths it walks.
+		v.pos, v.posIx = nil, nil
+		for i, a := range c.Args {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				break
+			}
+			v.pos = append(v.pos, a)
+			v.posIx = append(v.posIx, i)
+		}
+	}
+	v.str = c.String()
+	return v
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// hasFlag checks an alternation "r|R|recursive".
+func (v *cmdView) hasFlag(spec string) bool {
+	for _, f := range strings.Split(spec, "|") {
+		if v.flags[strings.TrimLeft(f, "-")] {
+			return true
+		}
+	}
+	return false
+}
+
+// subcommand is the first operand, skipping the values of git's global
+// options (-C dir, -c k=v) which come before it.
+func (v *cmdView) subcommand() string {
+	args := v.c.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		return a
+	}
+	return ""
+}
+
+// matchResult says how a matcher matched.
+type matchResult struct {
+	matched string
+	notes   []string
+}
+
+// matchCommand applies a command matcher.
+func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
+	c := v.c
+	var res matchResult
+	if len(m.paths) > 0 {
+		return res, false
+	}
+	if len(m.programs) > 0 && !anyGlob(m.programs, c.Name) {
+		return res, false
+	}
+	if len(m.subcmd) > 0 && !anyGlob(m.subcmd, v.subcommand()) {
+		return res, false
+	}
+	if len(m.FlagsAny) > 0 {
+		ok := false
+		for _, f := range m.FlagsAny {
+			if v.hasFlag(f) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return res, false
+		}
+	}
+	for _, f := range m.FlagsAll {
+		if !v.hasFlag(f) {
+			return res, false
+		}
+	}
+	for _, f := range m.FlagsNone {
+		if v.hasFlag(f) {
+			return res, false
+		}
+	}
+	if len(m.argsAny) > 0 {
+		ok := false
+		for _, a := range c.Args {
+			if anyGlob(m.argsAny, a) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return res, false
+		}
+	}
+	for _, a := range c.Args {
+		if anyGlob(m.argsNone, a) {
+			return res, false
+		}
+	}
+	if m.argsRe != nil && !m.argsRe.MatchString(v.str) {
+		return res, false
+	}
+	if m.argsNotRe != nil && m.argsNotRe.MatchString(v.str) {
+		return res, false
+	}
+	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) {
+		return res, false
+	}
+	if m.Piped != nil {
+		piped := c.PipeLen > 1 && c.PipeIndex < c.PipeLen-1
+		for _, r := range c.Redirects {
+			if r.Op == ">" || r.Op == ">>" || r.Op == "&>" || r.Op == "&>>" || r.Op == ">|" {
+				piped = true
+			}
+		}
+		if piped != *m.Piped {
+			return res, false
+		}
+	}
+	if len(m.Notes) > 0 {
+		ok := false
+		for _, n := range m.Notes {
+			if c.HasNote(n) {
+				ok = true
+			}
+		}
+		if !ok {
+			return res, false
+		}
+	}
+	if len(m.via) > 0 {
+		ok := false
+		for _, x := range append(append([]string(nil), c.Via...), c.Wrappers...) {
+			if anyGlob(m.via, x) {
+				ok = true
+			}
+		}
+		if !ok {
+			return res, false
+		}
+	}
+	if len(m.notVia) > 0 {
+		for _, x := range append(append([]string(nil), c.Via...), c.Wrappers...) {
+			if anyGlob(m.notVia, x) {
+				return res, false
+			}
+		}
+	}
+	if len(m.CodeFrom) > 0 && !sourcesMatch(c.CodeFrom, m.CodeFrom) {
+		return res, false
+	}
+	if len(m.StdinFrom) > 0 && !sourcesMatch(c.Stdin, m.StdinFrom) {
+		return res, false
+	}
+	if len(m.targets) > 0 {
+		ok, suspect := m.targetHit(v)
+		if !ok {
+			return res, false
+		}
+		if suspect {
+			res.notes = append(res.notes, "evasion-suspect")
+		}
+	}
+	if len(m.reads) > 0 && !m.readHit(v) {
+		return res, false
+	}
+	if len(m.writes) > 0 && !m.writeHit(v) {
+		return res, false
+	}
+	res.matched = v.str
+	return res, true
+}
+
+func (m *Matcher) targetHit(v *cmdView) (hit, suspect bool) {
+	for k, a := range v.pos {
+		if shell.FromStdin(a) {
+			continue
+		}
+		if v.c.IsUnresolved(v.posIx[k]) || shell.Unknown(a) {
+			if m.Unresolved == "suspect" && suspectWord(a, m) {
+				suspect = true
+			}
+			if !shell.StartsUnknown(a) {
+				// "/home/$USER" and "$X"-free prefixes still name a
+				// place: check what is known.
+				np := normPath(a)
+				if !anyGlob(m.except, np) && anyGlob(m.targets, np) {
+					return true, false
+				}
+			}
+			continue
+		}
+		np := normPath(a)
+		if anyGlob(m.except, np) {
+			continue
+		}
+		if anyGlob(m.targets, np) {
+			return true, false
+		}
+	}
+	return suspect, suspect
+}
+
+// tempish names are what scripts call their scratch and build
+// directories; an unknown "$BUILD_DIR" is no evasion.
+var tempishRe = regexp.MustCompile(`(?i)tmp|temp|build|dist|out_?dir|output|cache|scratch|artifact|venv|node_modules|coverage|logs?_?dir`)
+
+// suspectWord reports whether an unresolved word in a target position is
+// suspicious: it starts with something unknown and nothing known about it
+// makes it harmless.
+func suspectWord(a string, m *Matcher) bool {
+	if !shell.StartsUnknown(a) {
+		return false
+	}
+	names := shell.UnknownNames(a)
+	for _, n := range names {
+		if n != "$()" && n != "fmt" && tempishRe.MatchString(n) {
+			return false
+		}
+	}
+	disp := shell.Display(a)
+	// "$X/node_modules", "$ROOT/build": the known tail decides.
+	if i := strings.IndexByte(disp, '/'); i >= 0 && i < len(disp)-1 {
+		tail := "x/" + disp[i+1:]
+		if anyGlob(m.except, normPath(tail)) {
+			return false
+		}
+	}
+	return true
+}
+
+// readPaths are the words a command reads as files: operands, "<"
+// redirects, curl's "@file" forms, dd's "if=".
+func readPaths(v *cmdView, from string) []string {
+	var out []string
+	if from == "stdin" {
+		for _, r := range v.c.Redirects {
+			if r.Op == "<" {
+				out = append(out, r.Target)
+			}
+		}
+		return out
+	}
+	pos := v.pos
+	switch v.c.Name {
+	case "cp", "mv", "scp", "rsync", "install", "ln":
+		// The last operand is the destination, written not read.
+		if len(pos) >= 2 {
+			pos = pos[:len(pos)-1]
+		}
+	}
+	for _, a := range pos {
+		out = append(out, strings.TrimPrefix(a, "@"))
+		if i := strings.Index(a, "=@"); i >= 0 {
+			out = append(out, a[i+2:])
+		}
+		if strings.HasPrefix(a, "if=") {
+			out = append(out, a[3:])
+		}
+	}
+	for _, a := range v.c.Args {
+		if strings.HasPrefix(a, "--") {
+			if _, val, ok := strings.Cut(a, "="); ok {
+				out = append(out, strings.TrimPrefix(val, "@"))
+			}
+		}
+	}
+	if from != "args" {
+		for _, r := range v.c.Redirects {
+			if r.Op == "<" {
+				out = append(out, r.Target)
+			}
+		}
+	}
+	return out
+}
+
+func (m *Matcher) readHit(v *cmdView) bool {
+	for _, p := range readPaths(v, m.ReadFrom) {
+		if p == "" || shell.Unknown(p) {
+			continue
+		}
+		np := normPath(p)
+		if anyGlob(m.reads, np) && !anyGlob(m.except, np) {
+			return true
+		}
+	}
+	return false
+}
+
+// writePaths are redirect targets and the destinations of tee, cp, mv,
+// install, ln, dd of=, sed -i.
+func writePaths(v *cmdView) []string {
+	var out []string
+	for _, r := range v.c.Redirects {
+		switch r.Op {
+		case ">", ">>", "&>", "&>>", ">|", "<>":
+			out = append(out, r.Target)
+		}
+	}
+	switch v.c.Name {
+	case "tee":
+		out = append(out, v.pos...)
+	case "cp", "mv", "install", "ln", "rsync", "scp":
+		if len(v.pos) >= 2 {
+			dst := v.pos[len(v.pos)-1]
+			out = append(out, dst)
+			// "cp x.plist ~/Library/LaunchAgents/" writes dst/x.plist.
+			for _, src := range v.pos[:len(v.pos)-1] {
+				out = append(out, strings.TrimRight(dst, "/")+"/"+baseOf(src))
+			}
+		}
+	case "sed", "perl":
+		if v.flags["i"] || v.flags["in-place"] || v.flags["pi"] {
+			out = append(out, v.pos...)
+		}
+	case "dd":
+		for _, a := range v.pos {
+			if strings.HasPrefix(a, "of=") {
+				out = append(out, a[3:])
+			}
+		}
+	case "truncate", "touch", "chattr":
+		out = append(out, v.pos...)
+	}
+	return out
+}
+
+func (m *Matcher) writeHit(v *cmdView) bool {
+	for _, p := range writePaths(v) {
+		if p == "" || shell.Unknown(p) {
+			continue
+		}
+		np := normPath(p)
+		if anyGlob(m.writes, np) && !anyGlob(m.except, np) {
+			if m.contentRe != nil && !m.contentRe.MatchString(writtenText(v)) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// codeFrom checks the command's code sources: "curl" (a program),
+// "base64:d,decode" (a program with one of these flags), "download" (a
+// file fetched earlier).
+func sourcesMatch(srcs []shell.Source, specs []string) bool {
+	for _, s := range srcs {
+		for _, spec := range specs {
+			if spec == "download" {
+				if s.Kind == "download" {
+					return true
+				}
+				continue
+			}
+			prog, flags, hasFlags := strings.Cut(spec, ":")
+			if s.Name != prog && !(strings.HasSuffix(prog, "*") && strings.HasPrefix(s.Name, strings.TrimSuffix(prog, "*"))) {
+				continue
+			}
+			if !hasFlags {
+				return true
+			}
+			sv := newView(&shell.Command{Name: s.Name, Args: s.Args})
+			for _, f := range strings.Split(flags, ",") {
+				if sv.flags[f] || contains(s.Args, f) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// matchFile applies a file-tool matcher.
+func (m *Matcher) matchFile(p, access, content string) (matchResult, bool) {
+	var res matchResult
+	if len(m.paths) == 0 {
+		return res, false
+	}
+	if m.Access != "" && m.Access != "any" && m.Access != access {
+		return res, false
+	}
+	np := normPath(p)
+	if !anyGlob(m.paths, np) || anyGlob(m.except, np) {
+		return res, false
+	}
+	if m.contentRe != nil && !m.contentRe.MatchString(content) {
+		return res, false
+	}
+	res.matched = access + " " + p
+	return res, true
+}
+
+// writtenText is what a writing command puts in its file, as far as the
+// matcher can tell: its arguments and any heredoc or herestring.
+func writtenText(v *cmdView) string {
+	s := v.str
+	for _, r := range v.c.Redirects {
+		if r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" {
+			s += "\n" + r.Target
+		}
+	}
+	for _, src := range v.c.Stdin {
+		s += "\n" + src.Text
+	}
+	return s
+}

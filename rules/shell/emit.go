@@ -1,0 +1,709 @@
+package shell
+
+import (
+	"path"
+	"strings"
+)
+
+// rawCmd is a command line after expansion, before normalisation: the
+// fields and, per field, whether it is unknown and which substitutions
+// produced it.
+type rawCmd struct {
+	fields    []string
+	unres     []bool
+	srcs      [][]Source
+	text      string
+	redirects []Redirect
+	wrappers  []string
+	notes     []string
+}
+
+func newRaw(fields []string) rawCmd {
+	r := rawCmd{fields: fields, unres: make([]bool, len(fields)), srcs: make([][]Source, len(fields))}
+	for i, f := range fields {
+		r.unres[i] = Unknown(f)
+	}
+	return r
+}
+
+// drop returns r without its first n fields.
+func (r rawCmd) drop(n int) rawCmd {
+	if n > len(r.fields) {
+		n = len(r.fields)
+	}
+	out := r
+	out.fields = r.fields[n:]
+	out.unres = r.unres[n:]
+	out.srcs = r.srcs[n:]
+	return out
+}
+
+func (r rawCmd) wrap(name string) rawCmd {
+	r.wrappers = append(append([]string(nil), r.wrappers...), name)
+	return r
+}
+
+// emit normalises one command and records it (and whatever it runs). It
+// returns the command's standard output when that can be known without
+// running anything, and the downloader's name when the command fetches
+// from the network to stdout.
+func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
+	if len(r.fields) == 0 || w.depth > maxDepth || len(w.out) > maxCommands {
+		return "", false, ""
+	}
+	name := r.fields[0]
+	base := name
+	if !Unknown(name) {
+		base = path.Base(strings.TrimRight(name, "/"))
+		if name == "" {
+			base = ""
+		}
+	}
+	args := r.drop(1)
+
+	// Aliases and functions come first, as in a shell (only for bare names).
+	if !strings.Contains(name, "/") {
+		if a, ok := w.st.Aliases[name]; ok && !contains(c.via, "alias:"+name) {
+			if w.st.earlier("alias:" + name) {
+				c.crossCall = true
+			}
+			w.depth++
+			_ = w.script(a+" "+joinQuoted(args.fields), c.with("alias:"+name))
+			w.depth--
+			return "", false, ""
+		}
+		if body, ok := w.st.Funcs[name]; ok {
+			if contains(c.funcs, name) {
+				cmd := w.record(r, base, c, in)
+				cmd.Notes = append(cmd.Notes, "recursive-call")
+				if c.background || c.pipeLen > 1 {
+					cmd.Notes = append(cmd.Notes, "fork-bomb")
+				}
+				w.out[len(w.out)-1] = cmd
+				return "", false, ""
+			}
+			if w.st.earlier("func:" + name) {
+				c.crossCall = true
+			}
+			fc := c.with("function:" + name)
+			fc.funcs = append(append([]string(nil), c.funcs...), name)
+			fc.pos = append([]string{name}, args.fields...)
+			w.depth++
+			_ = w.script(body, fc)
+			w.depth--
+			return "", false, ""
+		}
+	}
+
+	if nr, via, ok := unwrap(base, r); ok {
+		nr = nr.wrap(base)
+		nc := c.with(via)
+		if base == "xargs" || base == "parallel" {
+			return w.emitXargs(base, nr, nc, in)
+		}
+		return w.emit(nr, nc, in)
+	}
+
+	switch base {
+	case "alias":
+		for _, a := range args.fields {
+			if k, v, ok := strings.Cut(a, "="); ok {
+				w.st.Aliases[k] = v
+				w.st.origin["alias:"+k] = w.st.gen
+			}
+		}
+	case "unalias":
+		for _, a := range args.fields {
+			delete(w.st.Aliases, a)
+		}
+	case "unset":
+		for _, a := range args.fields {
+			if !strings.HasPrefix(a, "-") {
+				w.st.unset(a)
+			}
+		}
+	case "export", "declare", "typeset", "local", "readonly":
+		// Reached only through wrappers or eval (the parser turns the
+		// plain form into a DeclClause).
+		for _, a := range args.fields {
+			if k, v, ok := strings.Cut(a, "="); ok && validName(k) {
+				w.st.setVar(k, v)
+			}
+		}
+	case "rimraf":
+		// The npm package is "rm -rf" under another name.
+		r.fields = append([]string{"rm", "-r", "-f"}, args.fields...)
+		r.unres = append([]bool{false, false, false}, args.unres...)
+		r.srcs = append([][]Source{nil, nil, nil}, args.srcs...)
+		return w.emit(r.wrap("rimraf"), c.with("rimraf"), in)
+	}
+
+	cmd := w.record(r, base, c, in)
+	idx := len(w.out) - 1
+
+	// What the command runs, if it is a shell, interpreter, eval, source,
+	// find -exec, or runs a file written earlier.
+	w.runs(&cmd, args, c, in)
+	w.out[idx] = cmd
+
+	w.trackFiles(cmd, in)
+	out, known := staticOut(base, cmd.Args, in, w.st)
+	dl := ""
+	if isDownloader(cmd) {
+		dl = cmd.String()
+	}
+	return out, known, dl
+}
+
+// record appends the normalised command to the output and returns it.
+func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
+	args := r.drop(1)
+	cmd := Command{
+		Name: base, Program: r.fields[0], Args: append([]string(nil), args.fields...), Text: r.text,
+		Via: append([]string(nil), c.via...), Redirects: r.redirects,
+		PipeIndex: c.pipeIdx, PipeLen: max(c.pipeLen, 1), PipeID: c.pipeID,
+		Wrappers: r.wrappers, Notes: append([]string(nil), r.notes...), Stdin: in.sources,
+	}
+	if c.pipeLen == 0 {
+		cmd.PipeIndex, cmd.PipeLen, cmd.PipeID = 0, 1, 0
+	}
+	if cmd.Text == "" {
+		cmd.Text = cmd.String()
+	}
+	for i, u := range args.unres {
+		if u {
+			cmd.Unresolved = append(cmd.Unresolved, i)
+		}
+	}
+	if c.crossCall || w.crossCall {
+		cmd.Notes = append(cmd.Notes, "cross-call")
+	}
+	if c.background {
+		cmd.Notes = append(cmd.Notes, "background")
+	}
+	w.out = append(w.out, cmd)
+	return cmd
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func joinQuoted(fs []string) string {
+	var b strings.Builder
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(quote(f))
+	}
+	return b.String()
+}
+
+// ---- what a command runs ----
+
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true,
+	"fish": true, "rbash": true, "yash": true, "posh": true, "csh": true, "tcsh": true, "ksh93": true,
+}
+
+// IsShell reports whether name is a POSIX-like shell interpreter.
+func IsShell(name string) bool { return shells[name] }
+
+// Interpreter returns the language of a script interpreter ("python",
+// "perl", "ruby", "node", "php", "lua"), or "".
+func Interpreter(name string) string {
+	switch {
+	case strings.HasPrefix(name, "python"), name == "pypy", name == "pypy3", name == "ipython":
+		return "python"
+	case name == "perl" || strings.HasPrefix(name, "perl5"):
+		return "perl"
+	case name == "ruby" || name == "irb":
+		return "ruby"
+	case name == "node" || name == "nodejs" || name == "deno" || name == "bun":
+		return "node"
+	case name == "php" || strings.HasPrefix(name, "php"):
+		return "php"
+	case name == "lua" || strings.HasPrefix(name, "lua5") || name == "luajit":
+		return "lua"
+	case name == "osascript":
+		return "applescript"
+	case name == "Rscript":
+		return "r"
+	}
+	return ""
+}
+
+func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
+	name := cmd.Name
+	switch {
+	case shells[name]:
+		w.runShell(cmd, args, c, in)
+	case name == "eval":
+		text := strings.Join(args.fields, " ")
+		cmd.CodeFrom = append(cmd.CodeFrom, allSrcs(args)...)
+		if !fullyUnknown(text) {
+			w.sub(text, c.with("eval"), c.pos)
+		}
+	case name == "source" || name == ".":
+		if len(args.fields) > 0 {
+			cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[0]...)
+			w.runFile(cmd, args.fields[0], c.with(name+" "+args.fields[0]), append([]string{args.fields[0]}, args.fields[1:]...))
+		} else if in.sources != nil {
+			cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+		}
+	case Interpreter(name) != "":
+		w.runInterp(cmd, Interpreter(name), args, c, in)
+	case name == "find":
+		w.findExec(cmd, c)
+	case name == "su" || name == "runuser" || name == "flock" || name == "script":
+		// "su -c CMD", "flock FILE -c CMD", "script -c CMD"
+		for i := 0; i+1 < len(args.fields); i++ {
+			if a := args.fields[i]; a == "-c" || a == "--command" {
+				w.sub(args.fields[i+1], c.with(name+" -c"), nil)
+				break
+			}
+		}
+	case name == "ssh":
+		if rest := sshRemote(args.fields); rest != "" {
+			w.sub(rest, c.with("ssh"), nil)
+		}
+	case name == "watch":
+		if rest := skipOpts(args.fields, "n", "d", "x", "q", "s"); len(rest) > 0 {
+			w.sub(strings.Join(rest, " "), c.with("watch"), nil)
+		}
+	case name == "docker" || name == "podman" || name == "kubectl":
+		if rest := containerExec(name, args.fields); len(rest) > 0 {
+			nr := newRaw(rest)
+			w.emit(nr, c.with(name+" exec"), stdinInfo{})
+		}
+	}
+	// Running a file by path ("./x.sh", "/tmp/x"): the file's content, if
+	// the session wrote it.
+	if strings.Contains(cmd.Program, "/") {
+		w.runFile(cmd, cmd.Program, c.with("script:"+CleanPath(cmd.Program)), append([]string{cmd.Program}, cmd.Args...))
+	}
+}
+
+func allSrcs(r rawCmd) []Source {
+	var out []Source
+	for _, s := range r.srcs {
+		out = append(out, s...)
+	}
+	return out
+}
+
+func fullyUnknown(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "" || (StartsUnknown(s) && strings.HasSuffix(s, unkClose) && strings.Count(s, unkOpen) == 1)
+}
+
+// sub parses text as a nested script.
+func (w *walker) sub(text string, c ctx, pos []string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	c.pos = pos
+	c.pipeID, c.pipeIdx, c.pipeLen = 0, 0, 0
+	w.depth++
+	_ = w.script(text, c)
+	w.depth--
+}
+
+func (w *walker) runShell(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
+	f := args.fields
+	cmode, stdinMode := false, false
+	i := 0
+loop:
+	for i < len(f) {
+		a := f[i]
+		switch {
+		case a == "--":
+			i++
+			break loop
+		case a == "-":
+			stdinMode = true
+			i++
+			break loop
+		case strings.HasPrefix(a, "--"):
+			if a == "--rcfile" || a == "--init-file" {
+				i++
+			}
+			if a == "--command" {
+				cmode = true
+			}
+			i++
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			for _, ch := range a[1:] {
+				switch ch {
+				case 'c':
+					cmode = true
+				case 's':
+					stdinMode = true
+				case 'o', 'O':
+					i++
+				}
+			}
+			i++
+		default:
+			break loop
+		}
+	}
+	ops := f[min(i, len(f)):]
+	opsrc := args.srcs[min(i, len(args.srcs)):]
+	switch {
+	case cmode && len(ops) > 0:
+		cmd.CodeFrom = append(cmd.CodeFrom, opsrc[0]...)
+		if !fullyUnknown(ops[0]) {
+			w.sub(ops[0], c.with(cmd.Name+" -c"), ops[1:])
+		}
+	case !stdinMode && len(ops) > 0:
+		cmd.CodeFrom = append(cmd.CodeFrom, opsrc[0]...)
+		w.runFile(cmd, ops[0], c.with("script:"+CleanPath(ops[0])), ops)
+	default:
+		cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+		if in.known {
+			w.sub(in.content, c.with(viaStdin(cmd.Name, in)), nil)
+		}
+	}
+}
+
+func viaStdin(name string, in stdinInfo) string {
+	switch in.kind {
+	case "heredoc":
+		return name + " <<EOF"
+	case "herestring":
+		return name + " <<<"
+	case "file":
+		return name + " <"
+	}
+	return "| " + name
+}
+
+// runFile evaluates a file the session wrote or downloaded, when it is
+// executed.
+func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
+	if Unknown(p) {
+		return
+	}
+	key, f := w.st.LookupFile(p)
+	if f == nil {
+		return
+	}
+	if w.st.earlier("file:" + key) {
+		c.crossCall = true
+		if !cmd.HasNote("cross-call") {
+			cmd.Notes = append(cmd.Notes, "cross-call")
+		}
+	}
+	if f.Downloaded {
+		cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(f.From), Text: f.From})
+		return
+	}
+	if lang := shebangLang(f.Content, key); lang != "" && lang != "sh" {
+		for _, s := range extractCode(lang, f.Content) {
+			w.codeItem(s, c)
+		}
+		return
+	}
+	w.sub(f.Content, c, pos)
+}
+
+// shebangLang guesses a script's language from its #! line or extension.
+func shebangLang(content, p string) string {
+	if strings.HasPrefix(content, "#!") {
+		line, _, _ := strings.Cut(content, "\n")
+		fs := strings.Fields(line[2:])
+		if len(fs) > 0 {
+			prog := path.Base(fs[0])
+			if prog == "env" && len(fs) > 1 {
+				prog = fs[1]
+				if prog == "-S" && len(fs) > 2 {
+					prog = fs[2]
+				}
+			}
+			if shells[prog] {
+				return "sh"
+			}
+			if l := Interpreter(prog); l != "" {
+				return l
+			}
+		}
+	}
+	switch path.Ext(p) {
+	case ".py":
+		return "python"
+	case ".pl":
+		return "perl"
+	case ".rb":
+		return "ruby"
+	case ".js", ".mjs", ".cjs", ".ts":
+		return "node"
+	case ".php":
+		return "php"
+	}
+	return "sh"
+}
+
+func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in stdinInfo) {
+	f := args.fields
+	codeFlags := map[string]bool{}
+	argFlags := map[string]bool{}
+	switch lang {
+	case "python":
+		codeFlags["-c"] = true
+		argFlags["-W"], argFlags["-X"], argFlags["-m"] = true, true, true
+	case "perl":
+		codeFlags["-e"], codeFlags["-E"] = true, true
+		argFlags["-I"], argFlags["-M"], argFlags["-m"] = true, true, true
+	case "ruby":
+		codeFlags["-e"] = true
+		argFlags["-r"], argFlags["-I"] = true, true
+	case "node":
+		codeFlags["-e"], codeFlags["--eval"], codeFlags["-p"], codeFlags["--print"], codeFlags["eval"] = true, true, true, true, true
+		argFlags["-r"], argFlags["--require"], argFlags["--import"] = true, true, true
+	case "php":
+		codeFlags["-r"] = true
+		argFlags["-d"], argFlags["-c"] = true, true
+	case "lua", "applescript", "r":
+		codeFlags["-e"] = true
+	}
+	via := cmd.Name + " " + firstKey(codeFlags)
+	hadCode := false
+	for i := 0; i < len(f); i++ {
+		a := f[i]
+		if codeFlags[a] && i+1 < len(f) {
+			hadCode = true
+			cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
+			for _, s := range extractCode(lang, f[i+1]) {
+				w.codeItem(s, c.with(via))
+			}
+			i++
+			continue
+		}
+		// Attached form: python -c'code', perl -e'code'.
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && codeFlags[a[:2]] && lang != "node" {
+			hadCode = true
+			for _, s := range extractCode(lang, a[2:]) {
+				w.codeItem(s, c.with(via))
+			}
+			continue
+		}
+		if a == "-m" || (lang == "python" && strings.HasPrefix(a, "-m") && len(a) > 2) {
+			return // a module, not code from stdin or a file
+		}
+		if argFlags[a] {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			continue
+		}
+		if hadCode {
+			return
+		}
+		if a == "-" {
+			break
+		}
+		// A script file.
+		cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i]...)
+		if key, fl := w.st.LookupFile(a); fl != nil {
+			if w.st.earlier("file:"+key) && !cmd.HasNote("cross-call") {
+				cmd.Notes = append(cmd.Notes, "cross-call")
+			}
+			if fl.Downloaded {
+				cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(fl.From), Text: fl.From})
+				return
+			}
+			cc := c.with("script:" + key)
+			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+			for _, s := range extractCode(lang, fl.Content) {
+				w.codeItem(s, cc)
+			}
+		}
+		return
+	}
+	if hadCode {
+		return
+	}
+	// Code on standard input.
+	cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+	if in.known {
+		for _, s := range extractCode(lang, in.content) {
+			w.codeItem(s, c.with(viaStdin(cmd.Name, in)))
+		}
+	}
+}
+
+func firstKey(m map[string]bool) string {
+	for _, k := range []string{"-c", "-e", "-r", "-E", "--eval"} {
+		if m[k] {
+			return k
+		}
+	}
+	return ""
+}
+
+// codeItem runs one thing extracted from interpreter code: a shell string
+// or an argument vector.
+func (w *walker) codeItem(it codeItem, c ctx) {
+	if len(w.out) > maxCommands {
+		return
+	}
+	if it.argv != nil {
+		nr := newRaw(it.argv)
+		nr.text = it.text
+		nr.notes = it.notes
+		w.depth++
+		w.emit(nr, c.with(it.via), stdinInfo{})
+		w.depth--
+		return
+	}
+	w.sub(it.shell, c.with(it.via), nil)
+}
+
+// findExec emits the commands of find -exec / -execdir / -ok, with "{}"
+// standing for what find would pass.
+func (w *walker) findExec(cmd *Command, c ctx) {
+	var roots []string
+	namePat := ""
+	i := 0
+	for ; i < len(cmd.Args); i++ {
+		a := cmd.Args[i]
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	for j := i; j < len(cmd.Args); j++ {
+		a := cmd.Args[j]
+		if (a == "-name" || a == "-iname") && j+1 < len(cmd.Args) {
+			namePat = cmd.Args[j+1]
+		}
+		if a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
+			k := j + 1
+			for k < len(cmd.Args) && cmd.Args[k] != ";" && cmd.Args[k] != "+" {
+				k++
+			}
+			sub := cmd.Args[j+1 : k]
+			j = k
+			if len(sub) == 0 {
+				continue
+			}
+			for _, root := range roots[:min(len(roots), 4)] {
+				item := strings.TrimRight(root, "/") + "/" + orStar(namePat)
+				if root == "/" {
+					item = "/" + orStar(namePat)
+				}
+				argv := make([]string, len(sub))
+				for x, s := range sub {
+					argv[x] = strings.ReplaceAll(s, "{}", item)
+				}
+				nr := newRaw(argv)
+				nr.text = cmd.Text
+				w.depth++
+				w.emit(nr.wrap("find"), c.with("find "+a), stdinInfo{})
+				w.depth--
+			}
+		}
+	}
+}
+
+func orStar(s string) string {
+	if s == "" {
+		return "*"
+	}
+	return s
+}
+
+func sshRemote(f []string) string {
+	argOpts := "bcDEeFIiJLlmOopQRSWw"
+	i := 0
+	for i < len(f) {
+		a := f[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			last := a[len(a)-1:]
+			if len(a) == 2 && strings.Contains(argOpts, last) {
+				i += 2
+				continue
+			}
+			i++
+			continue
+		}
+		break
+	}
+	if i+1 >= len(f) {
+		return ""
+	}
+	return strings.Join(f[i+1:], " ")
+}
+
+func containerExec(prog string, f []string) []string {
+	if len(f) == 0 || f[0] != "exec" {
+		return nil
+	}
+	f = f[1:]
+	if prog == "kubectl" {
+		for i, a := range f {
+			if a == "--" {
+				return f[i+1:]
+			}
+		}
+		return nil
+	}
+	argOpts := map[string]bool{"-e": true, "--env": true, "-u": true, "--user": true, "-w": true, "--workdir": true, "--env-file": true}
+	for i := 0; i < len(f); i++ {
+		a := f[i]
+		if argOpts[a] {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		// a is the container; the rest is the command.
+		return f[i+1:]
+	}
+	return nil
+}
+
+func skipOpts(f []string, withArg ...string) []string {
+	for i := 0; i < len(f); i++ {
+		a := f[i]
+		if a == "--" {
+			return f[i+1:]
+		}
+		if !strings.HasPrefix(a, "-") {
+			return f[i:]
+		}
+		if contains(withArg, strings.TrimLeft(a, "-")) {
+			i++
+		}
+	}
+	return nil
+}

@@ -1,0 +1,645 @@
+package shell
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ErrUnparseable wraps the parser's error when Parse fell back to token
+// matching; the commands returned are then a best-effort split and carry
+// the "unparseable" note.
+var ErrUnparseable = errors.New("unparseable shell")
+
+// Limits that keep hostile input (alias loops, self-expanding eval,
+// deeply nested bash -c) from costing more than a fraction of a
+// millisecond more than ordinary commands.
+const (
+	maxDepth    = 12
+	maxCommands = 4000
+	maxSrcBytes = 256 << 10
+)
+
+// Parse returns every simple command src would run, normalised, in
+// execution order (command substitutions before the command that uses
+// them). st carries the session: variables, aliases, functions and files
+// from earlier calls are used, and what src defines is recorded in it.
+// st may be nil for a one-off parse.
+//
+// When src does not parse, Parse falls back to splitting it into words
+// and returns those commands with an error wrapping ErrUnparseable.
+func Parse(src string, st *State) ([]Command, error) {
+	if st == nil {
+		st = NewState()
+	}
+	st.gen++
+	if len(src) > maxSrcBytes {
+		src = src[:maxSrcBytes]
+	}
+	w := &walker{st: st}
+	if err := w.script(src, ctx{}); err != nil {
+		return w.out, fmt.Errorf("%w: %v", ErrUnparseable, err)
+	}
+	return w.out, nil
+}
+
+// ParseArgv normalises an argument vector that runs without a shell
+// (subprocess.run([...]), an MCP tool's argv), with the same wrapper and
+// interpreter handling as Parse.
+func ParseArgv(argv []string, st *State) []Command {
+	if st == nil {
+		st = NewState()
+	}
+	st.gen++
+	w := &walker{st: st}
+	w.emit(newRaw(argv), ctx{}, stdinInfo{})
+	return w.out
+}
+
+var parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+
+type walker struct {
+	st    *State
+	out   []Command
+	depth int
+	pipes int
+	// subst collects the commands found in the command and process
+	// substitutions of the word being expanded.
+	subst []Source
+	// crossCall is set while a value from an earlier call is in use.
+	crossCall bool
+}
+
+// ctx is what the walker knows about where a statement sits.
+type ctx struct {
+	src        string
+	via        []string
+	pos        []string // positional parameters; nil = unknown
+	funcs      []string // functions being expanded (recursion guard)
+	pipeID     int
+	pipeIdx    int
+	pipeLen    int
+	background bool
+	crossCall  bool
+}
+
+func (c ctx) with(via string) ctx {
+	n := c
+	n.via = append(append([]string(nil), c.via...), via)
+	return n
+}
+
+// stdinInfo is what a command reads on standard input.
+type stdinInfo struct {
+	sources []Source
+	content string
+	known   bool
+	kind    string // pipe, heredoc, herestring, file
+}
+
+// script parses src and walks it. Unparseable text falls back to tokens.
+func (w *walker) script(src string, c ctx) error {
+	if w.depth > maxDepth || len(w.out) > maxCommands {
+		return nil
+	}
+	f, err := parseSafe(src)
+	if err != nil {
+		w.fallback(src, c)
+		return err
+	}
+	c.src = src
+	w.depth++
+	w.stmts(f.Stmts, c)
+	w.depth--
+	return nil
+}
+
+// parseSafe guards against parser panics on hostile input: a crash in a
+// security check must degrade to the token fallback, not kill capture.
+func parseSafe(src string) (f *syntax.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("parser panic: %v", r)
+		}
+	}()
+	return parser.Parse(strings.NewReader(src), "")
+}
+
+// stmts walks a statement list and returns its static output when every
+// statement's output is known.
+func (w *walker) stmts(list []*syntax.Stmt, c ctx) (string, bool) {
+	var b strings.Builder
+	known := true
+	for _, s := range list {
+		out, ok := w.stmt(s, c, stdinInfo{})
+		b.WriteString(out)
+		known = known && ok
+	}
+	return b.String(), known
+}
+
+func (w *walker) stmt(s *syntax.Stmt, c ctx, in stdinInfo) (string, bool) {
+	if s == nil || len(w.out) > maxCommands {
+		return "", false
+	}
+	if s.Background {
+		c.background = true
+	}
+	if s.Cmd == nil {
+		// A bare redirection ("> file") is the null command ":" with it.
+		colon := &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: ":"}}}}}
+		return w.call(s, colon, c, in)
+	}
+	switch x := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		return w.call(s, x, c, in)
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			return w.pipeline(s, c)
+		}
+		o1, k1 := w.stmt(x.X, c, in)
+		o2, k2 := w.stmt(x.Y, c, in)
+		return o1 + o2, k1 && k2
+	case *syntax.Subshell:
+		w.redirs(s.Redirs, c)
+		return w.stmts(x.Stmts, c)
+	case *syntax.Block:
+		w.redirs(s.Redirs, c)
+		return w.stmts(x.Stmts, c)
+	case *syntax.IfClause:
+		for ic := x; ic != nil; ic = ic.Else {
+			w.stmts(ic.Cond, c)
+			w.stmts(ic.Then, c)
+		}
+	case *syntax.WhileClause:
+		w.stmts(x.Cond, c)
+		w.stmts(x.Do, c)
+	case *syntax.ForClause:
+		w.forClause(x, c)
+	case *syntax.CaseClause:
+		w.fields(x.Word, c)
+		for _, it := range x.Items {
+			w.stmts(it.Stmts, c)
+		}
+	case *syntax.FuncDecl:
+		if x.Name != nil && x.Body != nil {
+			var b bytes.Buffer
+			if err := syntax.NewPrinter().Print(&b, x.Body); err == nil {
+				w.st.Funcs[x.Name.Value] = b.String()
+				w.st.origin["func:"+x.Name.Value] = w.st.gen
+			}
+		}
+	case *syntax.DeclClause:
+		w.decl(x, c)
+	case *syntax.TimeClause:
+		return w.stmt(x.Stmt, c.with("time"), in)
+	case *syntax.CoprocClause:
+		return w.stmt(x.Stmt, c, in)
+	default:
+		// Arithmetic, [[ ]], let: only their substitutions run commands.
+		w.substIn(s.Cmd, c)
+	}
+	return "", false
+}
+
+// substIn walks the command substitutions inside a node the walker does
+// not otherwise expand.
+func (w *walker) substIn(n syntax.Node, c ctx) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			w.stmts(x.Stmts, c.with("$(...)"))
+			return false
+		case *syntax.ProcSubst:
+			w.stmts(x.Stmts, c.with("<(...)"))
+			return false
+		}
+		return true
+	})
+}
+
+func (w *walker) pipeline(s *syntax.Stmt, c ctx) (string, bool) {
+	var stages []*syntax.Stmt
+	var flatten func(*syntax.Stmt)
+	flatten = func(st *syntax.Stmt) {
+		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(st.Redirs) == 0 {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		stages = append(stages, st)
+	}
+	flatten(s)
+	w.pipes++
+	id := w.pipes
+	var in stdinInfo
+	var upstream []Source
+	var out string
+	var known bool
+	for i, st := range stages {
+		sc := c
+		sc.pipeID, sc.pipeIdx, sc.pipeLen = id, i, len(stages)
+		if s.Background {
+			sc.background = true
+		}
+		start := len(w.out)
+		out, known = w.stmt(st, sc, in)
+		for _, cmd := range w.out[start:] {
+			if cmd.PipeID == id && cmd.PipeIndex == i {
+				upstream = append(upstream, Source{Kind: "pipe", Name: cmd.Name, Args: cmd.Args, Text: cmd.String()})
+			}
+		}
+		in = stdinInfo{sources: append([]Source(nil), upstream...), content: out, known: known, kind: "pipe"}
+	}
+	return out, known
+}
+
+func (w *walker) forClause(x *syntax.ForClause, c ctx) {
+	wi, ok := x.Loop.(*syntax.WordIter)
+	if !ok {
+		w.substIn(x.Loop, c)
+		w.stmts(x.Do, c)
+		return
+	}
+	var items []string
+	for _, word := range wi.Items {
+		f, _ := w.fields(word, c)
+		items = append(items, f...)
+	}
+	if len(wi.Items) == 0 {
+		items = nil
+	}
+	// Walk the body once per item (a few at most) so "for d in / ~; do rm
+	// -rf $d; done" is seen with each value.
+	if len(items) == 0 || len(items) > 8 {
+		delete(w.st.Vars, wi.Name.Value)
+		w.stmts(x.Do, c)
+		return
+	}
+	for _, it := range items {
+		w.st.setVar(wi.Name.Value, it)
+		w.stmts(x.Do, c)
+	}
+}
+
+func (w *walker) decl(x *syntax.DeclClause, c ctx) {
+	variant := ""
+	if x.Variant != nil {
+		variant = x.Variant.Value
+	}
+	var words []string
+	for _, a := range x.Args {
+		if a.Name == nil {
+			// "export -f name" style flags or "declare -x" words: expand
+			// for their substitutions only.
+			if a.Value != nil {
+				w.fields(a.Value, c)
+			}
+			continue
+		}
+		if a.Naked {
+			words = append(words, a.Name.Value)
+			continue
+		}
+		w.assign(a, c)
+		words = append(words, a.Name.Value+"="+w.st.Vars[a.Name.Value])
+	}
+	if variant != "" {
+		w.record(newRaw(append([]string{variant}, words...)), variant, c, stdinInfo{})
+	}
+}
+
+func (w *walker) assign(a *syntax.Assign, c ctx) {
+	if a.Name == nil {
+		return
+	}
+	name := a.Name.Value
+	if a.Array != nil {
+		var vals []string
+		for _, el := range a.Array.Elems {
+			if el.Value != nil {
+				f, _ := w.fields(el.Value, c)
+				vals = append(vals, f...)
+			}
+		}
+		w.st.setArray(name, vals)
+		return
+	}
+	val := ""
+	if a.Value != nil {
+		val = w.literal(a.Value, c)
+	}
+	if a.Append {
+		val = w.st.Vars[name] + val
+	}
+	w.st.setVar(name, val)
+}
+
+// redirs handles redirections of compound commands: heredoc bodies are
+// data, but their substitutions still run.
+func (w *walker) redirs(rs []*syntax.Redirect, c ctx) {
+	for _, r := range rs {
+		if r.Word != nil {
+			w.fields(r.Word, c)
+		}
+	}
+}
+
+// call handles one simple command.
+func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) (string, bool) {
+	if len(ce.Args) == 0 {
+		var words []string
+		for _, a := range ce.Assigns {
+			w.assign(a, c)
+			if a.Name != nil {
+				words = append(words, a.Name.Value+"="+w.st.Vars[a.Name.Value])
+			}
+		}
+		if len(words) > 0 {
+			r := newRaw(append([]string{AssignName}, words...))
+			r.text = c.text(s)
+			w.record(r, AssignName, c, in)
+		}
+		w.redirs(s.Redirs, c)
+		return "", true
+	}
+	// Prefix assignments (X=1 cmd) only reach the command's environment;
+	// still expand them for their substitutions.
+	for _, a := range ce.Assigns {
+		if a.Value != nil {
+			w.fields(a.Value, c)
+		}
+	}
+	raw := rawCmd{}
+	w.crossCall = false
+	for _, word := range ce.Args {
+		w.subst = nil
+		fs, unres := w.fields(word, c)
+		for _, f := range fs {
+			raw.fields = append(raw.fields, f)
+			raw.unres = append(raw.unres, unres || Unknown(f))
+			raw.srcs = append(raw.srcs, w.subst)
+		}
+	}
+	cross := w.crossCall
+	var reds []Redirect
+	var outFiles []Redirect
+	for _, r := range s.Redirs {
+		rd := Redirect{Op: r.Op.String()}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				rd.Target = w.document(r.Hdoc, c)
+			}
+			in = stdinInfo{content: rd.Target, known: true, kind: "heredoc", sources: []Source{{Kind: "heredoc", Text: rd.Target}}}
+		case syntax.WordHdoc:
+			rd.Target = w.literal(r.Word, c)
+			in = stdinInfo{content: rd.Target + "\n", known: !Unknown(rd.Target), kind: "herestring", sources: append([]Source{{Kind: "herestring", Text: rd.Target}}, w.subst...)}
+		default:
+			if r.Word != nil {
+				w.subst = nil
+				rd.Target = w.literal(r.Word, c)
+				if r.Op == syntax.RdrIn {
+					in = w.fileStdin(rd.Target, w.subst)
+				}
+			}
+			switch r.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+				if r.N == nil || r.N.Value == "1" {
+					outFiles = append(outFiles, rd)
+				}
+			}
+		}
+		reds = append(reds, rd)
+	}
+	c.crossCall = c.crossCall || cross
+	raw.text = c.text(s)
+	raw.redirects = reds
+	out, known, downloader := w.emit(raw, c, in)
+	for _, of := range outFiles {
+		if Unknown(of.Target) || of.Target == "/dev/null" || strings.HasPrefix(of.Target, "/dev/") {
+			continue
+		}
+		switch {
+		case downloader != "":
+			w.st.Download(of.Target, downloader)
+		case known:
+			w.st.WriteFile(of.Target, out, of.Op == ">>" || of.Op == "&>>", raw.text)
+		default:
+			w.st.WriteFile(of.Target, "", of.Op == ">>" || of.Op == "&>>", raw.text)
+		}
+	}
+	if len(outFiles) > 0 {
+		return "", true
+	}
+	return out, known
+}
+
+func (w *walker) fileStdin(target string, subst []Source) stdinInfo {
+	if len(subst) > 0 {
+		return stdinInfo{sources: subst, kind: "procsubst"}
+	}
+	if key, f := w.st.LookupFile(target); f != nil {
+		if w.st.earlier("file:" + key) {
+			w.crossCall = true
+		}
+		if f.Downloaded {
+			return stdinInfo{sources: []Source{{Kind: "download", Name: firstWord(f.From), Text: f.From}}, kind: "file"}
+		}
+		return stdinInfo{content: f.Content, known: true, kind: "file", sources: []Source{{Kind: "file", Text: key}}}
+	}
+	return stdinInfo{kind: "file", sources: []Source{{Kind: "file", Text: target}}}
+}
+
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+func (c ctx) text(s *syntax.Stmt) string {
+	a, b := int(s.Pos().Offset()), int(s.End().Offset())
+	if a >= 0 && b <= len(c.src) && a <= b {
+		return c.src[a:b]
+	}
+	return ""
+}
+
+// ---- expansion ----
+
+// env resolves variables from the session, marking unknown ones.
+type env struct {
+	w *walker
+	c *ctx
+}
+
+func (e env) Get(name string) expand.Variable {
+	st := e.w.st
+	switch name {
+	case "HOME":
+		return strVar("~")
+	case "IFS":
+		if v, ok := st.Vars[name]; ok {
+			return strVar(v)
+		}
+		return strVar(" \t\n")
+	case "TMPDIR", "TMP", "TEMP":
+		if v, ok := st.Vars[name]; ok {
+			return strVar(v)
+		}
+		return strVar("/tmp")
+	case "?", "$", "!", "PPID", "RANDOM", "LINENO", "SECONDS", "UID", "EUID":
+		return strVar("0")
+	case "#":
+		if e.c.pos != nil {
+			return strVar(fmt.Sprint(max(len(e.c.pos)-1, 0)))
+		}
+		return strVar("0")
+	case "@", "*":
+		if e.c.pos != nil {
+			if len(e.c.pos) <= 1 {
+				return expand.Variable{Set: true, Kind: expand.Indexed}
+			}
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: e.c.pos[1:]}
+		}
+	}
+	if strings.HasPrefix(name, "HOME ") {
+		return strVar("~" + strings.TrimPrefix(name, "HOME "))
+	}
+	if len(name) == 1 && name[0] >= '0' && name[0] <= '9' && e.c.pos != nil {
+		i := int(name[0] - '0')
+		if i < len(e.c.pos) {
+			return strVar(e.c.pos[i])
+		}
+		return strVar("")
+	}
+	if v, ok := st.Vars[name]; ok {
+		if st.earlier("var:" + name) {
+			e.w.crossCall = true
+		}
+		return strVar(v)
+	}
+	if l, ok := st.Arrays[name]; ok {
+		if st.earlier("var:" + name) {
+			e.w.crossCall = true
+		}
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	}
+	return strVar(unkOpen + name + unkClose)
+}
+
+func (e env) Each(func(string, expand.Variable) bool) {}
+
+func strVar(s string) expand.Variable {
+	return expand.Variable{Set: true, Kind: expand.String, Str: s}
+}
+
+func (w *walker) config(c *ctx) *expand.Config {
+	return &expand.Config{
+		Env: env{w: w, c: c},
+		CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
+			start := len(w.out)
+			saved := w.subst
+			s, known := w.stmts(cs.Stmts, c.with("$(...)"))
+			for _, cmd := range w.out[start:] {
+				saved = append(saved, Source{Kind: "cmdsubst", Name: cmd.Name, Args: cmd.Args, Text: cmd.String()})
+			}
+			w.subst = saved
+			if known {
+				_, err := io.WriteString(out, s)
+				return err
+			}
+			_, err := io.WriteString(out, unkOpen+"$()"+unkClose)
+			return err
+		},
+		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
+			start := len(w.out)
+			saved := w.subst
+			w.stmts(ps.Stmts, c.with("<(...)"))
+			for _, cmd := range w.out[start:] {
+				saved = append(saved, Source{Kind: "procsubst", Name: cmd.Name, Args: cmd.Args, Text: cmd.String()})
+			}
+			w.subst = saved
+			return unkOpen + "$()" + unkClose, nil
+		},
+	}
+}
+
+// fields expands a word the way a command line does (quote removal,
+// parameter expansion, field splitting; no globbing). The bool reports
+// whether anything stayed unknown.
+func (w *walker) fields(word *syntax.Word, c ctx) ([]string, bool) {
+	if word == nil {
+		return nil, false
+	}
+	fs, err := expandFields(w.config(&c), word)
+	if err != nil {
+		// Arithmetic errors and the like: keep the literal text so the
+		// word is still matched, and call it unknown.
+		return []string{wordText(word, c)}, true
+	}
+	unk := false
+	for _, f := range fs {
+		if Unknown(f) {
+			unk = true
+		}
+	}
+	return fs, unk
+}
+
+func expandFields(cfg *expand.Config, word *syntax.Word) (fs []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, fmt.Errorf("expand panic: %v", r)
+		}
+	}()
+	return expand.Fields(cfg, word)
+}
+
+// literal expands a word without field splitting (assignments, redirect
+// targets).
+func (w *walker) literal(word *syntax.Word, c ctx) (s string) {
+	if word == nil {
+		return ""
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s = wordText(word, c)
+		}
+	}()
+	s, err := expand.Literal(w.config(&c), word)
+	if err != nil {
+		return wordText(word, c)
+	}
+	return s
+}
+
+func (w *walker) document(word *syntax.Word, c ctx) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = wordText(word, c)
+		}
+	}()
+	s, err := expand.Document(w.config(&c), word)
+	if err != nil {
+		return wordText(word, c)
+	}
+	return s
+}
+
+func wordText(word *syntax.Word, c ctx) string {
+	a, b := int(word.Pos().Offset()), int(word.End().Offset())
+	if a >= 0 && b <= len(c.src) && a <= b {
+		return c.src[a:b]
+	}
+	return ""
+}

@@ -1,0 +1,206 @@
+package shell
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// State is what one shell session remembers between commands: variables,
+// arrays, aliases, functions and the files it wrote or downloaded. A
+// caller keeps one State per agent session and passes it to every Parse,
+// which both reads and updates it. The zero value is not usable; call
+// NewState.
+type State struct {
+	Vars    map[string]string
+	Arrays  map[string][]string
+	Aliases map[string]string
+	Funcs   map[string]string // function name -> body source
+	Files   map[string]*File  // cleaned path -> what was written there
+	// touched records that something in the state was set by an earlier
+	// Parse, so commands relying on it are marked "cross-call".
+	gen int
+	// origin[name] is the Parse generation that set a variable, alias,
+	// function or file; when it is older than the current one, using it
+	// is a cross-call dependency.
+	origin map[string]int
+}
+
+// File is something written to a path during the session.
+type File struct {
+	Content string
+	// Downloaded is set when the content came from the network (curl -o,
+	// wget, "curl URL > f"); Content is then unknown and empty.
+	Downloaded bool
+	// From is the normalised command that wrote the file.
+	From string
+}
+
+// NewState returns an empty session state.
+func NewState() *State {
+	return &State{
+		Vars: map[string]string{}, Arrays: map[string][]string{}, Aliases: map[string]string{},
+		Funcs: map[string]string{}, Files: map[string]*File{}, origin: map[string]int{},
+	}
+}
+
+// Clone returns a deep copy, used to evaluate a command without letting
+// it change the session (policy check of a single call).
+func (s *State) Clone() *State {
+	c := NewState()
+	for k, v := range s.Vars {
+		c.Vars[k] = v
+	}
+	for k, v := range s.Arrays {
+		c.Arrays[k] = append([]string(nil), v...)
+	}
+	for k, v := range s.Aliases {
+		c.Aliases[k] = v
+	}
+	for k, v := range s.Funcs {
+		c.Funcs[k] = v
+	}
+	for k, v := range s.Files {
+		f := *v
+		c.Files[k] = &f
+	}
+	for k, v := range s.origin {
+		c.origin[k] = v
+	}
+	c.gen = s.gen
+	return c
+}
+
+// maxFiles bounds memory on long sessions that write thousands of files:
+// the oldest entries are the least likely to be executed later.
+const maxFiles = 2000
+
+// maxFileBytes bounds what is kept of one file's content.
+const maxFileBytes = 64 << 10
+
+// WriteFile records that the session wrote content to p (a write_file or
+// Write tool call, or a redirect). append adds to what is known.
+func (s *State) WriteFile(p, content string, appendTo bool, from string) {
+	key := CleanPath(p)
+	if key == "" {
+		return
+	}
+	if appendTo {
+		if f, ok := s.Files[key]; ok && !f.Downloaded {
+			content = f.Content + content
+		}
+	}
+	if len(content) > maxFileBytes {
+		content = content[:maxFileBytes]
+	}
+	if len(s.Files) >= maxFiles {
+		s.evictFile()
+	}
+	s.Files[key] = &File{Content: content, From: from}
+	s.origin["file:"+key] = s.gen
+}
+
+// EditFile applies an Edit-style replacement to a known file, or records
+// the new text when the file's content is not known.
+func (s *State) EditFile(p, oldText, newText string, from string) {
+	key := CleanPath(p)
+	if f, ok := s.Files[key]; ok && !f.Downloaded && oldText != "" && strings.Contains(f.Content, oldText) {
+		s.WriteFile(p, strings.Replace(f.Content, oldText, newText, 1), false, from)
+		return
+	}
+	s.WriteFile(p, newText, false, from)
+}
+
+// Download records that p holds content fetched from the network.
+func (s *State) Download(p, from string) {
+	key := CleanPath(p)
+	if key == "" {
+		return
+	}
+	if len(s.Files) >= maxFiles {
+		s.evictFile()
+	}
+	s.Files[key] = &File{Downloaded: true, From: from}
+	s.origin["file:"+key] = s.gen
+}
+
+func (s *State) evictFile() {
+	oldest, og := "", -1
+	keys := make([]string, 0, len(s.Files))
+	for k := range s.Files {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if g := s.origin["file:"+k]; og < 0 || g < og {
+			oldest, og = k, g
+		}
+	}
+	delete(s.Files, oldest)
+	delete(s.origin, "file:"+oldest)
+}
+
+// LookupFile finds a file the session wrote, by its path or, failing
+// that, by a unique base name (the agent may write an absolute path and
+// run it relative to the working directory).
+func (s *State) LookupFile(p string) (string, *File) {
+	key := CleanPath(p)
+	if f, ok := s.Files[key]; ok {
+		return key, f
+	}
+	base := path.Base(key)
+	var hit string
+	for k := range s.Files {
+		if path.Base(k) == base {
+			if hit != "" {
+				return "", nil
+			}
+			hit = k
+		}
+	}
+	if hit == "" {
+		return "", nil
+	}
+	return hit, s.Files[hit]
+}
+
+func (s *State) setVar(name, val string) {
+	s.Vars[name] = val
+	delete(s.Arrays, name)
+	s.origin["var:"+name] = s.gen
+}
+
+func (s *State) setArray(name string, vals []string) {
+	s.Arrays[name] = vals
+	delete(s.Vars, name)
+	s.origin["var:"+name] = s.gen
+}
+
+func (s *State) unset(name string) {
+	delete(s.Vars, name)
+	delete(s.Arrays, name)
+	delete(s.Funcs, name)
+}
+
+// earlier reports whether key was set by an earlier Parse.
+func (s *State) earlier(key string) bool {
+	g, ok := s.origin[key]
+	return ok && g < s.gen
+}
+
+// CleanPath normalises a path for file tracking and matching: "./x" is
+// "x", "a//b/../c" is "a/c", "$HOME/x" is "~/x". Trailing slashes go.
+func CleanPath(p string) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ""
+	}
+	switch {
+	case strings.HasPrefix(p, "$HOME"):
+		p = "~" + strings.TrimPrefix(p, "$HOME")
+	case strings.HasPrefix(p, "${HOME}"):
+		p = "~" + strings.TrimPrefix(p, "${HOME}")
+	}
+	c := path.Clean(p)
+	return c
+}

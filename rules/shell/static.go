@@ -1,0 +1,283 @@
+package shell
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+)
+
+// staticOut computes what a command prints when that follows from its
+// arguments and known input alone: echo, printf, cat of a heredoc or a
+// file written earlier, and the decoders an attacker chains in front of a
+// shell (base64 -d, xxd -r, rev). Nothing is executed.
+func staticOut(name string, args []string, in stdinInfo, st *State) (string, bool) {
+	for _, a := range args {
+		if Unknown(a) || FromStdin(a) {
+			return "", false
+		}
+	}
+	switch name {
+	case "echo":
+		nl, esc := true, false
+		i := 0
+		for ; i < len(args); i++ {
+			a := args[i]
+			if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "neE") != "" {
+				break
+			}
+			nl = nl && !strings.Contains(a, "n")
+			esc = esc || strings.Contains(a, "e")
+		}
+		s := strings.Join(args[i:], " ")
+		if esc {
+			s, _, _ = expand.Format(&expand.Config{}, "%b", []string{s})
+		}
+		if nl {
+			s += "\n"
+		}
+		return s, true
+	case "printf":
+		if len(args) == 0 {
+			return "", true
+		}
+		if args[0] == "-v" {
+			return "", true
+		}
+		f := args
+		if f[0] == "--" {
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			return "", true
+		}
+		s, _, err := expand.Format(&expand.Config{}, f[0], f[1:])
+		return s, err == nil
+	case "cat", "tee":
+		if name == "cat" && len(args) > 0 {
+			var b strings.Builder
+			for _, a := range args {
+				if a == "-" {
+					if !in.known {
+						return "", false
+					}
+					b.WriteString(in.content)
+					continue
+				}
+				if strings.HasPrefix(a, "-") {
+					continue
+				}
+				_, f := st.LookupFile(a)
+				if f == nil || f.Downloaded {
+					return "", false
+				}
+				b.WriteString(f.Content)
+			}
+			return b.String(), true
+		}
+		return in.content, in.known
+	case "base64", "gbase64", "openssl", "b64":
+		if !in.known || !decodeFlag(name, args) {
+			return "", false
+		}
+		return decodeB64(in.content)
+	case "xxd":
+		if !in.known || !contains(args, "-r") {
+			return "", false
+		}
+		b, err := hex.DecodeString(strings.Join(strings.Fields(in.content), ""))
+		return string(b), err == nil
+	case "rev":
+		if !in.known {
+			return "", false
+		}
+		lines := strings.Split(strings.TrimSuffix(in.content, "\n"), "\n")
+		for i, l := range lines {
+			r := []rune(l)
+			for a, b := 0, len(r)-1; a < b; a, b = a+1, b-1 {
+				r[a], r[b] = r[b], r[a]
+			}
+			lines[i] = string(r)
+		}
+		return strings.Join(lines, "\n") + "\n", true
+	case "tr":
+		if in.known && len(args) == 2 && isRot13(args[0], args[1]) {
+			return rot13(in.content), true
+		}
+	}
+	return "", false
+}
+
+func decodeFlag(name string, args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-d", "-D", "--decode", "-di", "-id":
+			return true
+		}
+	}
+	if name == "openssl" {
+		return (contains(args, "base64") || contains(args, "-base64") || contains(args, "-a")) && contains(args, "-d")
+	}
+	return false
+}
+
+// decodeB64 accepts standard and URL alphabets, padded or not, with line
+// breaks, as base64 -d -i would.
+func decodeB64(s string) (string, bool) {
+	s = strings.Join(strings.Fields(s), "")
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			return string(b), true
+		}
+	}
+	return "", false
+}
+
+func isRot13(a, b string) bool {
+	norm := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "[", ""), "]", "") }
+	a, b = norm(a), norm(b)
+	return (a == "A-Za-z" && (b == "N-ZA-Mn-za-m")) || (a == "a-zA-Z" && b == "n-za-mN-ZA-M") || (a == "a-z" && b == "n-za-m")
+}
+
+func rot13(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, s)
+}
+
+// Downloaders fetch from the network.
+var downloaders = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true,
+	"httpie": true, "xh": true, "curlie": true, "lwp-request": true, "GET": true, "wget2": true,
+}
+
+// IsDownloader reports whether name is a program that fetches URLs.
+func IsDownloader(name string) bool { return downloaders[name] }
+
+func isDownloader(c Command) bool {
+	if downloaders[c.Name] {
+		return true
+	}
+	// nc/ncat/socat reading from a host also deliver remote bytes.
+	if c.Name == "nc" || c.Name == "ncat" || c.Name == "socat" || c.Name == "openssl" && contains(c.Args, "s_client") {
+		return true
+	}
+	return false
+}
+
+// trackFiles records files the command writes or downloads: curl -o,
+// wget, tee, cp/mv of a known file.
+func (w *walker) trackFiles(c Command, in stdinInfo) {
+	a := c.Args
+	switch c.Name {
+	case "curl", "curlie":
+		for i := 0; i < len(a); i++ {
+			x := a[i]
+			switch {
+			case (x == "-o" || x == "--output") && i+1 < len(a):
+				if a[i+1] != "-" {
+					w.st.Download(a[i+1], c.String())
+				}
+				i++
+			case strings.HasPrefix(x, "-o") && len(x) > 2 && !strings.HasPrefix(x, "--"):
+				w.st.Download(x[2:], c.String())
+			case x == "-O" || x == "--remote-name" || (strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.Contains(x, "O")):
+				if u := lastURL(a); u != "" {
+					w.st.Download(urlBase(u), c.String())
+				}
+			}
+		}
+	case "wget", "wget2":
+		out := ""
+		explicit := false
+		for i := 0; i < len(a); i++ {
+			x := a[i]
+			switch {
+			case (x == "-O" || x == "--output-document") && i+1 < len(a):
+				out, explicit = a[i+1], true
+				i++
+			case strings.HasPrefix(x, "--output-document="):
+				out, explicit = strings.TrimPrefix(x, "--output-document="), true
+			case strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.Contains(x, "O"):
+				j := strings.Index(x, "O")
+				if j < len(x)-1 {
+					out, explicit = x[j+1:], true
+				} else if i+1 < len(a) {
+					out, explicit = a[i+1], true
+					i++
+				}
+			}
+		}
+		if !explicit {
+			if u := lastURL(a); u != "" {
+				out = urlBase(u)
+			}
+		}
+		if out != "" && out != "-" {
+			w.st.Download(out, c.String())
+		}
+	case "tee":
+		for _, x := range a {
+			if strings.HasPrefix(x, "-") {
+				continue
+			}
+			if in.known {
+				w.st.WriteFile(x, in.content, contains(a, "-a"), c.String())
+			} else if fromNetwork(in.sources) {
+				w.st.Download(x, c.String())
+			}
+		}
+	case "cp", "mv", "install", "ln":
+		var ops []string
+		for _, x := range a {
+			if !strings.HasPrefix(x, "-") {
+				ops = append(ops, x)
+			}
+		}
+		if len(ops) == 2 {
+			if _, f := w.st.LookupFile(ops[0]); f != nil {
+				dst := ops[1]
+				if strings.HasSuffix(dst, "/") || dst == "." {
+					dst = path.Join(dst, path.Base(ops[0]))
+				}
+				nf := *f
+				w.st.Files[CleanPath(dst)] = &nf
+				w.st.origin["file:"+CleanPath(dst)] = w.st.gen
+			}
+		}
+	}
+}
+
+func fromNetwork(srcs []Source) bool {
+	for _, s := range srcs {
+		if downloaders[s.Name] || s.Kind == "download" {
+			return true
+		}
+	}
+	return false
+}
+
+func lastURL(a []string) string {
+	for i := len(a) - 1; i >= 0; i-- {
+		if strings.Contains(a[i], "://") || strings.HasPrefix(a[i], "www.") {
+			return a[i]
+		}
+	}
+	return ""
+}
+
+func urlBase(u string) string {
+	if p, err := url.Parse(u); err == nil && p.Path != "" && p.Path != "/" {
+		return path.Base(p.Path)
+	}
+	return "index.html"
+}

@@ -1,0 +1,286 @@
+package shell
+
+import (
+	"strings"
+)
+
+// wrapper describes a program that runs another program given after its
+// own options: which options take a value, and how many operands come
+// before the wrapped command.
+type wrapper struct {
+	argOpts  string   // single-letter options that take a value
+	longArgs []string // long options that take a value (without "=")
+	operands int      // positional words before the command (timeout DURATION)
+	// assigns: NAME=value words are skipped (env).
+	assigns bool
+	// dashNum: "-10" style options (nice).
+	dashNum bool
+}
+
+var wrappers = map[string]wrapper{
+	"sudo":         {argOpts: "ugpChDrtTUR", longArgs: []string{"--user", "--group", "--prompt", "--host", "--chdir", "--role", "--type", "--other-user", "--close-from", "--chroot"}},
+	"doas":         {argOpts: "uC"},
+	"pkexec":       {longArgs: []string{"--user"}},
+	"env":          {argOpts: "uCS", longArgs: []string{"--unset", "--chdir", "--split-string"}, assigns: true},
+	"nohup":        {},
+	"nice":         {argOpts: "n", longArgs: []string{"--adjustment"}, dashNum: true},
+	"ionice":       {argOpts: "cnpPu", longArgs: []string{"--class", "--classdata"}},
+	"time":         {argOpts: "fo", longArgs: []string{"--format", "--output"}},
+	"timeout":      {argOpts: "sk", longArgs: []string{"--signal", "--kill-after"}, operands: 1},
+	"stdbuf":       {argOpts: "ioe", longArgs: []string{"--input", "--output", "--error"}},
+	"setsid":       {},
+	"command":      {},
+	"builtin":      {},
+	"exec":         {argOpts: "a"},
+	"unbuffer":     {},
+	"caffeinate":   {argOpts: "tw"},
+	"chronic":      {},
+	"nocache":      {},
+	"eatmydata":    {},
+	"fakeroot":     {},
+	"rlwrap":       {},
+	"torsocks":     {},
+	"proxychains":  {argOpts: "f"},
+	"proxychains4": {argOpts: "f"},
+	"firejail":     {},
+	"chroot":       {longArgs: []string{"--userspec", "--groups"}, operands: 1},
+	"taskset":      {operands: 1},
+	"chrt":         {operands: 1},
+	"busybox":      {},
+	"xargs":        {argOpts: "IiLlnPsdEa", longArgs: []string{"--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--delimiter", "--eof", "--arg-file"}},
+	"parallel":     {argOpts: "jIS", longArgs: []string{"--jobs", "--sshlogin", "--joblog", "--results", "--delay", "--timeout"}},
+	"npx":          {argOpts: "p", longArgs: []string{"--package"}},
+	"pnpx":         {},
+	"bunx":         {},
+	"sg":           {operands: 1},
+	"strace":       {argOpts: "oesSpPuEa"},
+	"ltrace":       {argOpts: "oesSpPuEa"},
+	"runuser":      {argOpts: "ugG", longArgs: []string{"--user", "--group"}},
+}
+
+// unwrap removes a wrapper and its options, returning the wrapped
+// command. ok is false when base is not a wrapper or wraps nothing
+// ("sudo -v", "command -v rm", "env" printing the environment).
+func unwrap(base string, r rawCmd) (rawCmd, string, bool) {
+	spec, ok := wrappers[base]
+	if !ok {
+		return r, "", false
+	}
+	f := r.fields
+	if base == "command" {
+		// "command -v x" and "command -V x" look x up; they run nothing.
+		for _, a := range f[1:] {
+			if a == "-v" || a == "-V" {
+				return r, "", false
+			}
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+		}
+	}
+	if base == "sudo" {
+		for _, a := range f[1:] {
+			if a == "-l" || a == "-v" || a == "-k" || a == "-K" || a == "--list" || a == "--validate" {
+				return r, "", false
+			}
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+		}
+	}
+	i := 1
+	var extra []string // env -S splits its string into words
+	operands := spec.operands
+	for i < len(f) {
+		a := f[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if spec.assigns && strings.Contains(a, "=") && !strings.HasPrefix(a, "-") && validName(a[:strings.Index(a, "=")]) {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			name, _, hasVal := strings.Cut(a, "=")
+			if base == "env" && (name == "--split-string") {
+				if hasVal {
+					extra = strings.Fields(a[len(name)+1:])
+				} else if i+1 < len(f) {
+					extra = strings.Fields(f[i+1])
+					i++
+				}
+				i++
+				break
+			}
+			if !hasVal && contains(spec.longArgs, name) {
+				i++
+			}
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			if spec.dashNum && isNum(a[1:]) {
+				i++
+				continue
+			}
+			// Combined short options; one that takes a value consumes the
+			// rest of the word or the next word.
+			consumed := false
+			for k := 1; k < len(a); k++ {
+				if strings.IndexByte(spec.argOpts, a[k]) >= 0 {
+					if base == "env" && a[k] == 'S' {
+						if k+1 < len(a) {
+							extra = strings.Fields(a[k+1:])
+						} else if i+1 < len(f) {
+							extra = strings.Fields(f[i+1])
+							i++
+						}
+						i++
+						goto done
+					}
+					if k == len(a)-1 {
+						consumed = true
+					}
+					break
+				}
+			}
+			if consumed {
+				i++
+			}
+			i++
+			continue
+		}
+		if operands > 0 {
+			operands--
+			i++
+			continue
+		}
+		break
+	}
+done:
+	if base == "busybox" && i >= len(f) {
+		return r, "", false
+	}
+	out := r.drop(i)
+	if len(extra) > 0 {
+		n := newRaw(extra)
+		out.fields = append(n.fields, out.fields...)
+		out.unres = append(n.unres, out.unres...)
+		out.srcs = append(n.srcs, out.srcs...)
+	}
+	if len(out.fields) == 0 {
+		if base == "xargs" {
+			// xargs with no command runs echo.
+			n := newRaw([]string{"echo"})
+			n.text, n.redirects, n.wrappers = r.text, r.redirects, r.wrappers
+			return n, base, true
+		}
+		return r, "", false
+	}
+	return out, base, true
+}
+
+func isNum(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// emitXargs runs the command xargs or parallel would run, with the words
+// it reads from its input: known when the input is static ("echo / |
+// xargs rm -rf"), derived from find's roots ("find /x | xargs rm"),
+// otherwise a marker that is neither a path nor an unknown variable.
+func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
+	var words []string
+	replace := ""
+	if base == "parallel" {
+		// GNU parallel: "parallel CMD ::: a b c".
+		for i, a := range r.fields {
+			if a == ":::" {
+				words = r.fields[i+1:]
+				r = r.truncate(i)
+				break
+			}
+		}
+		replace = "{}"
+	} else {
+		orig := strings.Fields(r.text)
+		for i, a := range orig {
+			if (a == "-I" || a == "--replace") && i+1 < len(orig) {
+				replace = strings.Trim(orig[i+1], `'"`)
+			} else if strings.HasPrefix(a, "-I") && len(a) > 2 {
+				replace = strings.Trim(a[2:], `'"`)
+			} else if strings.HasPrefix(a, "--replace=") {
+				replace = strings.TrimPrefix(a, "--replace=")
+			} else if a == "-i" {
+				replace = "{}"
+			}
+		}
+	}
+	if words == nil {
+		switch {
+		case in.known:
+			words = strings.Fields(in.content)
+		default:
+			for _, s := range in.sources {
+				if s.Name == "find" {
+					for _, a := range s.Args {
+						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+							break
+						}
+						words = append(words, strings.TrimRight(a, "/")+"/*")
+					}
+					if len(words) == 0 {
+						words = []string{"./*"}
+					}
+				}
+			}
+		}
+	}
+	marked := false
+	if len(words) == 0 {
+		words = []string{stdinWord}
+		marked = true
+	}
+	if len(words) > 8 {
+		words = words[:8]
+	}
+	if replace != "" {
+		for _, wd := range words {
+			nr := r
+			nr.fields = make([]string, len(r.fields))
+			for i, f := range r.fields {
+				nr.fields[i] = strings.ReplaceAll(f, replace, wd)
+			}
+			nr.unres = append([]bool(nil), r.unres...)
+			nr.srcs = append([][]Source(nil), r.srcs...)
+			if marked {
+				nr.notes = append(nr.notes, "stdin-args")
+			}
+			w.emit(nr, c, stdinInfo{})
+		}
+		return "", false, ""
+	}
+	nr := r
+	nr.fields = append(append([]string(nil), r.fields...), words...)
+	nr.unres = append(append([]bool(nil), r.unres...), make([]bool, len(words))...)
+	nr.srcs = append(append([][]Source(nil), r.srcs...), make([][]Source, len(words))...)
+	if marked {
+		nr.notes = append(nr.notes, "stdin-args")
+	}
+	return w.emit(nr, c, stdinInfo{})
+}
+
+func (r rawCmd) truncate(n int) rawCmd {
+	r.fields = r.fields[:n]
+	r.unres = r.unres[:n]
+	r.srcs = r.srcs[:n]
+	return r
+}
