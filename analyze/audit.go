@@ -141,7 +141,7 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 	la.loops = loops.Report()
 	la.findings = append(la.findings, supersede(loops.Findings(), la.findings)...)
 	for _, w := range r.Warnings() {
-		la.warnings = append(la.warnings, path+": "+w)
+		la.warnings = append(la.warnings, path+": "+red.String(w))
 	}
 	la.summary.Sessions = len(la.sessions)
 	la.summary.Ghosts = CountLost(la.ghosts)
@@ -235,10 +235,11 @@ func ghostInput(g Ghost) owasp.GhostInput {
 	}
 }
 
-// supersede drops the posture rule's retry-storm finding where loop
-// forensics reports the same failing streak (ASI08-LOOP-FAILURE-REPLAY):
-// one behaviour, one finding. It returns the loop findings to add and
-// removes the superseded ones from fs in place.
+// supersede drops the posture rules' retry-storm and error-streak
+// findings where loop forensics reports the same failing run
+// (ASI08-LOOP-FAILURE-REPLAY starting on the same call): one behaviour,
+// one finding. It returns the loop findings to add and marks the
+// superseded ones in fs (empty RuleID), which merge then drops.
 func supersede(loopFs []finding.Finding, fs []finding.Finding) []finding.Finding {
 	covered := map[string]bool{}
 	for _, f := range loopFs {
@@ -246,12 +247,16 @@ func supersede(loopFs []finding.Finding, fs []finding.Finding) []finding.Finding
 			covered[f.Evidence[0].Session+"\x00"+fmt.Sprint(f.Evidence[0].Row)] = true
 		}
 	}
-	if len(covered) > 0 {
-		for i := range fs {
-			f := &fs[i]
-			if f.RuleID == owasp.RuleRetryStorm.ID && len(f.Evidence) > 0 && covered[f.Evidence[0].Session+"\x00"+fmt.Sprint(f.Evidence[0].Row)] {
-				f.RuleID = "" // marked; merge drops it
-			}
+	if len(covered) == 0 {
+		return loopFs
+	}
+	for i := range fs {
+		f := &fs[i]
+		if f.RuleID != owasp.RuleRetryStorm.ID && f.RuleID != owasp.RuleErrorStreak.ID || len(f.Evidence) == 0 {
+			continue
+		}
+		if covered[f.Evidence[0].Session+"\x00"+fmt.Sprint(f.Evidence[0].Row)] {
+			f.RuleID = ""
 		}
 	}
 	return loopFs

@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -213,6 +214,12 @@ func TestAuditBadLedger(t *testing.T) {
 // confirmed.
 func writeLedger(t *testing.T, calls ...[2]string) string {
 	t.Helper()
+	return writeLedgerKind(t, ledger.KindConfirmed, calls...)
+}
+
+// writeLedgerKind is writeLedger with every outcome of the given kind.
+func writeLedgerKind(t *testing.T, outcome ledger.Kind, calls ...[2]string) string {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "l.db")
 	w, err := ledger.OpenWriter(p, ledger.WriterOptions{})
 	if err != nil {
@@ -225,7 +232,7 @@ func writeLedger(t *testing.T, calls ...[2]string) string {
 		if _, err := w.Append(ledger.Event{TS: ts, Kind: ledger.KindIssued, Source: "claude-code", SessionID: "s", CallID: id, ToolName: c[0], ArgsJSON: c[1], Cwd: "/home/dev/proj"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := w.Append(ledger.Event{TS: ts.Add(100 * time.Millisecond), Kind: ledger.KindConfirmed, Source: "claude-code", SessionID: "s", CallID: id, ToolName: c[0]}); err != nil {
+		if _, err := w.Append(ledger.Event{TS: ts.Add(100 * time.Millisecond), Kind: outcome, ErrorType: errType(outcome), Source: "claude-code", SessionID: "s", CallID: id, ToolName: c[0]}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -233,6 +240,37 @@ func writeLedger(t *testing.T, calls ...[2]string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+func errType(k ledger.Kind) string {
+	if k == ledger.KindError {
+		return "exit_1"
+	}
+	return ""
+}
+
+// Loop forensics and the posture rules see the same run of identical
+// failures; it is reported once, as the loop finding.
+func TestAuditRetryRunReportedOnce(t *testing.T) {
+	var calls [][2]string
+	for i := 0; i < 7; i++ {
+		calls = append(calls, [2]string{"Bash", `{"command":"npm install"}`})
+	}
+	res := audit(t, analyze.AuditOptions{}, writeLedgerKind(t, ledger.KindError, calls...))
+	got := ruleIDs(res.Findings)
+	n := map[string]int{}
+	for _, id := range got {
+		n[id]++
+	}
+	if n[analyze.RuleLoopFailureReplay.ID] != 1 || n[owasp.RuleRetryStorm.ID] != 0 || n[owasp.RuleErrorStreak.ID] != 0 {
+		t.Fatalf("findings %v: want the loop finding alone", got)
+	}
+	// Three identical failures are below the guardrail's hard stop: the
+	// posture rule reports the storm.
+	res = audit(t, analyze.AuditOptions{}, writeLedgerKind(t, ledger.KindError, calls[:3]...))
+	if got := ruleIDs(res.Findings); len(got) != 1 || got[0] != owasp.RuleRetryStorm.ID {
+		t.Fatalf("three failures: %v", got)
+	}
 }
 
 // Evidence is redacted by default and shown with NoRedact; the
@@ -254,5 +292,32 @@ func TestAuditRedaction(t *testing.T) {
 	}
 	if red.Findings[0].Fingerprint != raw.Findings[0].Fingerprint {
 		t.Error("fingerprint changes with --no-redact")
+	}
+}
+
+// A foreign agent-ledger file (one row per call, status column) is
+// audited the same way: its risky command becomes a pack finding.
+func TestAuditForeignLedger(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "agent-ledger.db")
+	db, err := sql.Open("sqlite3", "file:"+p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE ledger (id INTEGER PRIMARY KEY, ts TEXT, session_id TEXT, tool_name TEXT, status TEXT, args_json TEXT)`,
+		`INSERT INTO ledger VALUES (1, '2026-11-30T10:00:00Z', 's', 'terminal', 'CONFIRMED', '{"command":"ls"}')`,
+		`INSERT INTO ledger VALUES (2, '2026-11-30T10:00:05Z', 's', 'terminal', 'CONFIRMED', '{"command":"rm -rf /srv/data"}')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	res := audit(t, analyze.AuditOptions{}, p)
+	if res.Ledgers[0].Format != "agent-ledger" || res.Summary.Calls != 2 {
+		t.Fatalf("ledgers %+v calls %d", res.Ledgers, res.Summary.Calls)
+	}
+	if got := ruleIDs(res.Findings); len(got) != 1 || got[0] != "ASI02-DESTRUCTIVE-DELETE" {
+		t.Fatalf("findings %v", got)
 	}
 }

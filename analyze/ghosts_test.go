@@ -386,3 +386,26 @@ func TestGhostsOnWeekSample(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGhostTracker feeds a day of one busy session: 100,000 confirmed
+// calls with one open call in every thousand.
+func BenchmarkGhostTracker(b *testing.B) {
+	calls := make([]ledger.Call, 100000)
+	for i := range calls {
+		calls[i] = ledger.Call{ID: int64(i + 1), Ledger: "x", TS: ghostEpoch.Add(time.Duration(i) * time.Second), SessionID: "S",
+			Tool: "terminal", Status: ledger.StatusConfirmed, OutcomeTS: ghostEpoch.Add(time.Duration(i)*time.Second + 500*time.Millisecond)}
+		if i%1000 == 0 {
+			calls[i].Status, calls[i].OutcomeTS, calls[i].Tool = ledger.StatusPending, time.Time{}, "write_file"
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g := NewGhostTracker(GhostOptions{Now: ghostEpoch.Add(48 * time.Hour)})
+		for i := range calls {
+			g.Observe(ledger.Record{Call: &calls[i]})
+		}
+		if n := len(g.Ghosts()); n != 100 {
+			b.Fatalf("%d ghosts", n)
+		}
+	}
+}

@@ -110,7 +110,7 @@ type loopSession struct {
 	identSig, identHash string
 	ident               *episode
 	hist                ring
-	histPts             [cycleHistory]callPoint
+	histPts             []callPoint // parallel to hist; grows to cycleHistory only in sessions that get there
 	cycle               *episode
 	near                *nearRun
 }
@@ -118,6 +118,7 @@ type loopSession struct {
 // callPoint is what an episode needs of one call.
 type callPoint struct {
 	row     int64
+	turn    string
 	callID  string
 	tool    string
 	ts, end time.Time // issued; outcome (or issued when pending)
@@ -167,6 +168,9 @@ func (t *LoopTracker) Observe(rec ledger.Record) {
 func (t *LoopTracker) observeEvent(e *ledger.Event) {
 	switch e.Kind {
 	case ledger.KindSessionStart:
+		// Hermes' on_session_start carries platform and model; the
+		// platform decides whether hard stops are on (unattended
+		// platforms such as cron or a chat gateway stop by default).
 		s := t.session(t.ledger, e.SessionID)
 		var a struct{ Platform, Model string }
 		if json.Unmarshal([]byte(e.ArgsJSON), &a) == nil {
@@ -178,6 +182,10 @@ func (t *LoopTracker) observeEvent(e *ledger.Event) {
 			}
 		}
 	case ledger.KindLLMCall:
+		// The main model is the session's (from session_start, else the
+		// first model seen); calls to any other model, or marked as an
+		// auxiliary/approval call, are counted apart: the article prices
+		// the main line and the approval model separately.
 		s := t.session(t.ledger, e.SessionID)
 		var a struct {
 			Model, Role, Kind string
@@ -257,7 +265,7 @@ func (t *LoopTracker) observeCall(c *ledger.Call) {
 	hasResult := c.Status != ledger.StatusPending
 	failed := c.Status == ledger.StatusError || c.Status == ledger.StatusBlocked
 	pt := callPoint{
-		row: c.ID, callID: c.CallID, tool: c.Tool, ts: c.TS, end: c.TS, startTS: c.TS,
+		row: c.ID, turn: c.TurnID, callID: c.CallID, tool: c.Tool, ts: c.TS, end: c.TS, startTS: c.TS,
 		base: s.cum, cum: s.cum, args: c.Args, failed: failed,
 	}
 	// Loops repeat their arguments: reuse the last hash rather than decode
@@ -404,7 +412,11 @@ func (t *LoopTracker) cycles(s *loopSession, pt *callPoint, hasResult bool, hash
 		return
 	}
 	s.hist.push(histEntry{pt.argsSig, hash, repeatableTool(pt.tool)})
-	s.histPts[(s.hist.start+s.hist.n-1)%cycleHistory] = *pt
+	if i := (s.hist.start + s.hist.n - 1) % cycleHistory; i == len(s.histPts) {
+		s.histPts = append(s.histPts, *pt)
+	} else {
+		s.histPts[i] = *pt
+	}
 	period, laps := s.hist.detectCycle()
 	if period == 0 || (s.cycle != nil && s.cycle.period != period) {
 		t.close(s.cycle)
@@ -438,6 +450,9 @@ type nearRun struct {
 
 func (t *LoopTracker) nearDuplicates(s *loopSession, pt *callPoint, c *ledger.Call) {
 	code := codeText(c.Tool, c.Args)
+	if c.Tool == "terminal" || c.Tool == "Bash" {
+		code = quoteEchoArgs(code)
+	}
 	var skel, out string
 	ok := code != "" && c.Status == ledger.StatusConfirmed && noOpCandidate(c.Tool, code)
 	if ok {

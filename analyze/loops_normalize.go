@@ -38,6 +38,18 @@ func codeText(tool, args string) string {
 	return ""
 }
 
+// echoArgs finds unquoted echo/printf arguments in a shell command.
+var echoArgs = regexp.MustCompile(`(^|[;&|\n]\s*)(echo|printf)[ \t]+([^;&|\n'"]*[^;&|\n'"\s])`)
+
+// quoteEchoArgs makes the words a shell command prints a literal, so
+// `echo waiting` and `echo 'still waiting'` have the same skeleton.
+func quoteEchoArgs(cmd string) string {
+	if !strings.Contains(cmd, "echo") && !strings.Contains(cmd, "printf") {
+		return cmd
+	}
+	return echoArgs.ReplaceAllString(cmd, "$1$2 '$3'")
+}
+
 // skeleton normalises code or a shell command. It returns the skeleton
 // and the string literals it removed (used to explain the output away).
 func skeleton(code string) (string, []string) {
@@ -84,6 +96,7 @@ func skeleton(code string) (string, []string) {
 			if prevWord && i < len(code) && isIdent(code[i]) {
 				b.WriteByte(' ')
 			}
+			prevWord = false
 			for i < len(code) && (code[i] == ' ' || code[i] == '\t' || code[i] == '\r') {
 				i++
 			}

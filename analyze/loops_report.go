@@ -48,7 +48,7 @@ type snapshot struct {
 }
 
 func newEpisode(kind string, s *loopSession, pt *callPoint) *episode {
-	return &episode{kind: kind, sess: s, start: pt.startTS, base: pt.base, turn: s.turn}
+	return &episode{kind: kind, sess: s, start: pt.startTS, base: pt.base, turn: pt.turn}
 }
 
 func (ep *episode) snap() snapshot { return snapshot{ep.calls, ep.toolMS, ep.cum, ep.end} }
@@ -90,10 +90,10 @@ func (ep *episode) add(pt *callPoint) {
 	if idx == 1 {
 		ep.first = *pt
 		ep.turns = 1
-	} else if ep.sess.turn != ep.turn {
+	} else if pt.turn != ep.turn {
 		ep.turns++
 	}
-	ep.turn = ep.sess.turn
+	ep.turn = pt.turn
 	ep.last = *pt
 	ep.calls = idx
 	if pt.failed {
@@ -179,6 +179,13 @@ func (t *LoopTracker) Report() *LoopReport {
 		}
 		return a.Kind < b.Kind
 	})
+	capped := false
+	for _, k := range keys {
+		capped = capped || t.sessions[k].fixed.capped
+	}
+	if capped {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("A turn had more than %d distinct failing or read-only call signatures: beyond that, new signatures were not counted by the failure and no-progress detectors (memory bound).", maxTurnKeys))
+	}
 	if t.unknown > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d call(s) had a result longer than the %d-character digest the ledger keeps: the unfixed-signature comparison cannot recompute their pre-fix hash and treats them as distinct.", t.unknown, ledger.MaxDigestChars))
 	}

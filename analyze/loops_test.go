@@ -485,3 +485,21 @@ func TestLoopRulesMetadata(t *testing.T) {
 		t.Fatalf("rules = %v", seen)
 	}
 }
+
+func TestNearDuplicateShellWait(t *testing.T) {
+	b := newBook(t)
+	words := []string{"waiting", "still waiting", "no news", "checking again", "zzz"}
+	for i := 0; i < 10; i++ {
+		w := words[i%len(words)]
+		cmd := fmt.Sprintf("sleep %d && echo %s", 10*(i+1), w)
+		if i%2 == 1 {
+			cmd = fmt.Sprintf("sleep %d; echo '%s'  # poll", 5+i, w)
+		}
+		args, _ := json.Marshal(map[string]string{"command": cmd})
+		b.call("terminal", string(args), fmt.Sprintf(`{"output":%q,"exit_code":0}`, w+"\n"), ledger.KindConfirmed)
+	}
+	l := only(t, loopsOf(t, analyze.DefaultLoopConfig(), b.path), analyze.LoopNearDuplicate)
+	if l.Calls != 10 || l.DistinctArgs != 10 || l.Tool != "terminal" {
+		t.Fatalf("shell near-duplicate = %s", dump(l))
+	}
+}

@@ -145,6 +145,8 @@ type PolicyReport struct {
 	Totals  []RuleTotal `json:"totals"`
 	Blocked int         `json:"would_block"`
 	Warned  int         `json:"would_warn"`
+	// Calls is how many calls were replayed (policy replay only).
+	Calls int `json:"calls,omitempty"`
 }
 
 // PolicyHit is one call a pack would have stopped or warned about.

@@ -108,3 +108,23 @@ func TestSuppressionsApply(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSuppressions: any bytes give either a set or one error line
+// that names the file and a line, never a panic.
+func FuzzParseSuppressions(f *testing.F) {
+	f.Add("suppressions:\n  - rule: ASI08-STALE-CALL\n    reason: ok\n    expires: 2027-01-01\n")
+	f.Add("- fingerprint: 0123456789abcdef\n  reason: r\n  expires: 2026-12-01T00:00:00Z\n")
+	f.Add("suppressions: [")
+	f.Add("")
+	f.Add("suppressions:\n  - {rule: X, reason: [a], expires: 1}\n")
+	k, err := analyze.KnownRule()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, err := analyze.ParseSuppressions("f.yaml", []byte(text), k)
+		if err != nil && (!strings.HasPrefix(err.Error(), "f.yaml:") || strings.Contains(err.Error(), "\n")) {
+			t.Fatalf("bad error shape: %q", err)
+		}
+	})
+}

@@ -81,15 +81,18 @@ def timed(cmd, data):
 
 
 go_cmd = [binary, "capture", "--client", "claude-code", "--db", go_db]
+floor_cmd = [binary, "version"]  # process start-up alone: the floor, and a gauge of machine load
 py_cmd = [sys.executable, "-c", PY_INSERT, py_db]
 for i in range(6):  # warm the page cache and create both files
     timed(go_cmd, payload(i)); timed(py_cmd, payload(i))
 
-go_ms, py_ms = [], []
+go_ms, py_ms, floor_ms = [], [], []
 for i in range(6, 6 + n):
     data = payload(i)
     go_ms.append(timed(go_cmd, data))
     py_ms.append(timed(py_cmd, data))
+    if i % 3 == 0:
+        floor_ms.append(timed(floor_cmd, b""))
 
 
 def p99(xs):
@@ -101,9 +104,11 @@ errlog = os.path.join(os.path.dirname(go_db), "ledger-audit-errors.log")
 if os.path.exists(errlog) and os.path.getsize(errlog) > 0:
     sys.exit("capture logged errors:\n" + open(errlog).read())
 
-print("events per writer: %d (one process each, alternating issued/confirmed)" % n)
+print("events per writer: %d (one process each, alternating issued/confirmed); load average %.1f on %d cores"
+      % (n, os.getloadavg()[0], os.cpu_count()))
 print("%-32s %9s %9s %9s" % ("writer", "median ms", "p99 ms", "max ms"))
-for name, xs in (("ledger-audit capture (Go)", go_ms), ("python3 -c sqlite3 one-shot", py_ms)):
+for name, xs in (("ledger-audit capture (Go)", go_ms), ("python3 -c sqlite3 one-shot", py_ms),
+                 ("ledger-audit version (floor)", floor_ms)):
     print("%-32s %9.2f %9.2f %9.2f" % (name, statistics.median(xs), p99(xs), max(xs)))
 med, tail = statistics.median(go_ms), p99(go_ms)
 ok = med <= 10 and tail <= 25

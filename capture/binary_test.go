@@ -2,9 +2,11 @@ package capture
 
 import (
 	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -111,4 +113,42 @@ func nullPtr(v sql.NullInt64) *int64 {
 		return nil
 	}
 	return &v.Int64
+}
+
+// TestOneShotProcessesLeaveReadableLedger runs the real binary the way a
+// hook does — one process per event, exiting without closing the ledger
+// (ExitAfter) — then lets the Python plugin and a reader use the file: the
+// rows left in the WAL are all there and the chain is intact.
+func TestOneShotProcessesLeaveReadableLedger(t *testing.T) {
+	bin := ledgerAuditBinary(t)
+	db := filepath.Join(t.TempDir(), "ledger.db")
+	for i := 0; i < 10; i++ {
+		ev := "PreToolUse"
+		extra := ""
+		if i%2 == 1 {
+			ev, extra = "PostToolUse", `,"tool_response":{"stdout":"ok"}`
+		}
+		payload := fmt.Sprintf(`{"session_id":"s","hook_event_name":%q,"tool_name":"Bash","tool_use_id":"t%d","tool_input":{"command":"make %d"}%s}`, ev, i/2, i/2, extra)
+		cmd := exec.Command(bin, "capture", "--client", "claude-code", "--db", db)
+		cmd.Stdin = strings.NewReader(payload)
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
+			t.Fatalf("event %d: %v %q", i, err, out)
+		}
+	}
+	if _, err := os.Stat(db + "-wal"); err != nil {
+		t.Fatalf("expected the WAL to be left for the next writer: %v", err)
+	}
+	runPlugin(t, db, nil, "main")
+	calls := readCalls(t, db)
+	if len(calls) != 5+8 {
+		t.Fatalf("%d calls, want 13", len(calls))
+	}
+	for _, c := range calls[:5] {
+		if c.Status != ledger.StatusConfirmed || c.Source != "claude-code" {
+			t.Fatalf("one-shot call: %+v", c)
+		}
+	}
+	if n := verifyChain(t, db); n != 10+18 {
+		t.Fatalf("chain covers %d rows, want 28", n)
+	}
 }

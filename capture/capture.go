@@ -8,13 +8,7 @@ import (
 	"time"
 
 	"github.com/ledger-audit/ledger-audit/ledger"
-	sqlite3 "github.com/mattn/go-sqlite3"
 )
-
-// BusyTimeout bounds how long capture waits for another writer's lock.
-// Past it the event is dropped into the side log: a lost row is cheaper
-// than an agent held up by its own audit hook.
-const BusyTimeout = 1500 * time.Millisecond
 
 // Options tune one Capturer.
 type Options struct {
@@ -22,6 +16,9 @@ type Options struct {
 	AllTools bool // record read-only tools too
 	// Now is the clock; nil means time.Now. Tests and selftest inject one.
 	Now func() time.Time
+	// LockWait bounds the wait for other writers per operation; zero
+	// means BusyTimeout.
+	LockWait time.Duration
 }
 
 // Capturer appends hook events to one ledger.
@@ -37,35 +34,17 @@ func Open(path string, opt Options) (*Capturer, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if opt.LockWait <= 0 {
+		opt.LockWait = BusyTimeout
+	}
 	if err := guardForeign(path); err != nil {
 		return nil, err
 	}
-	w, err := openWriter(path)
+	w, err := openWriter(path, opt.LockWait)
 	if err != nil {
-		return nil, fmt.Errorf("opening the ledger: %w (%T %#v)", err, err, err)
+		return nil, fmt.Errorf("opening the ledger: %w", err)
 	}
 	return &Capturer{opt: opt, w: w, dir: filepath.Dir(path)}, nil
-}
-
-// openWriter retries a busy open within BusyTimeout. SQLite does not run
-// the busy handler for everything a connection does on open (switching a
-// brand-new file to WAL while another process initialises it returns
-// "database is locked" at once), so several hooks racing to create the
-// ledger would otherwise drop events.
-func openWriter(path string) (*ledger.Writer, error) {
-	deadline := time.Now().Add(BusyTimeout)
-	for wait := 2 * time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
-		w, err := ledger.OpenWriter(path, ledger.WriterOptions{BusyTimeout: BusyTimeout})
-		if err == nil || !isBusy(err) || time.Now().Add(wait).After(deadline) {
-			return w, err
-		}
-		time.Sleep(wait)
-	}
-}
-
-func isBusy(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
 // Close releases the ledger.
@@ -103,12 +82,11 @@ func (c *Capturer) Handle(h *Hook) ([]byte, error) {
 			ev.ResultHash = ledger.ResultHash(h.Tool, h.Result)
 		}
 		ev.ErrorType, ev.DurationMS = h.ErrorType, h.DurationMS
-		_, err := c.w.Append(ev)
-		return nil, err
+		return nil, c.append(ev)
 	case Prompt, SessionStart:
 		if h.Type == SessionStart {
 			ev.Kind = ledger.KindSessionStart
-			if _, err := c.w.Append(ev); err != nil {
+			if err := c.append(ev); err != nil {
 				return nil, err
 			}
 		}
@@ -127,8 +105,7 @@ func (c *Capturer) Handle(h *Hook) ([]byte, error) {
 	default:
 		return nil, errors.New("unhandled hook type")
 	}
-	_, err := c.w.Append(ev)
-	return nil, err
+	return nil, c.append(ev)
 }
 
 func (c *Capturer) records(tool string) bool { return c.opt.AllTools || ledger.Mutating(tool) }
@@ -141,7 +118,7 @@ func (c *Capturer) recordedByPolicy(h *Hook) (bool, error) {
 	if m, _ := ReadMode(c.dir); m == ModeOff {
 		return false, nil
 	}
-	open, err := c.w.OpenCalls(h.SessionID)
+	open, err := c.openCalls(h.SessionID)
 	if err != nil {
 		return false, err
 	}
@@ -183,15 +160,14 @@ func (c *Capturer) preTool(h *Hook, ev ledger.Event) ([]byte, error) {
 		blocked := ledger.Event{TS: ev.TS, Kind: ledger.KindBlocked, Source: ev.Source, SessionID: ev.SessionID,
 			TurnID: ev.TurnID, CallID: ev.CallID, ToolName: ev.ToolName, Cwd: ev.Cwd,
 			ErrorType: "policy_block", ResultDigest: d.Reason, PolicyRule: d.Rule, PolicyAction: d.recorded()}
-		if _, _, err := c.w.AppendWithOutcome(ev, blocked); err != nil {
+		if err := c.appendWithOutcome(ev, blocked); err != nil {
 			// The refusal stands even if it could not be recorded: the
 			// policy said no, and the side log says why the row is missing.
 			logErr(c.dir, c.opt.Client, h.Event, err, c.opt.Now())
 		}
 		return c.denyOutput(h, d)
 	}
-	_, err = c.w.Append(ev)
-	return nil, err
+	return nil, c.append(ev)
 }
 
 // contextOutput renders ghost context the client's way.

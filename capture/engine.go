@@ -9,14 +9,22 @@ import (
 	"github.com/ledger-audit/ledger-audit/rules/policy"
 )
 
-// LoadEngine builds the policy engine capture enforces for the ledger in
-// dir: the built-in default pack, or the user's policy.yaml when present.
+// LoadEngine builds the policy engine capture applies to the ledger in
+// dir: the built-in default pack, followed by the user's policy.yaml next
+// to the ledger when there is one (its rules add to the default's; a call
+// is refused if any block rule of either matches).
 func LoadEngine(dir string) (*policy.Engine, error) {
-	p := filepath.Join(dir, PolicyFile)
-	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-		return policy.Default()
-	} else if err != nil {
+	def, err := policy.Builtin("default")
+	if err != nil {
 		return nil, err
 	}
-	return nil, errors.New(p + ": custom policy files are not supported by this build")
+	p := filepath.Join(dir, PolicyFile)
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return policy.NewEngine(def), nil
+	}
+	user, err := policy.LoadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return policy.NewEngine(def, user), nil
 }

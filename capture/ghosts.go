@@ -19,7 +19,7 @@ const maxListed = 10
 // Only the session's own calls are considered: a session never hears about
 // another's ghosts.
 func (c *Capturer) reportGhosts(session string, now time.Time) (string, error) {
-	open, err := c.w.OpenCalls(session)
+	open, err := c.openCalls(session)
 	if err != nil {
 		return "", err
 	}
@@ -31,7 +31,7 @@ func (c *Capturer) reportGhosts(session string, now time.Time) (string, error) {
 		ghosts = append(ghosts, call)
 	}
 	for _, g := range ghosts {
-		_, err := c.w.Append(ledger.Event{TS: now, Kind: ledger.KindGhostReported, Source: string(c.opt.Client),
+		err := c.append(ledger.Event{TS: now, Kind: ledger.KindGhostReported, Source: string(c.opt.Client),
 			SessionID: session, TurnID: g.TurnID, CallID: g.CallID, IssuedID: g.ID, ToolName: g.Tool})
 		if err != nil {
 			return "", err

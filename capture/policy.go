@@ -128,7 +128,7 @@ func (c *Capturer) decide(h *Hook, ts time.Time) (Decision, error) {
 	if err != nil || st.mode == ModeOff {
 		return Decision{}, err
 	}
-	earlier, err := c.w.RecentCalls(h.SessionID, replayDepth)
+	earlier, err := c.recentCalls(h.SessionID, replayDepth)
 	if err != nil {
 		return Decision{Mode: st.mode}, err
 	}

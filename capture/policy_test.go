@@ -227,3 +227,40 @@ func TestHermesPluginEnforceFailsOpen(t *testing.T) {
 		})
 	}
 }
+
+func TestEnforceUserPolicyFileAddsRules(t *testing.T) {
+	engineBlocks(t)
+	h := newHarness(t, ClaudeCode)
+	setMode(t, h.db, ModeEnforce)
+	pack := `name: local
+version: "1"
+rules:
+  - id: LOCAL-NO-TF-DESTROY
+    title: terraform destroy
+    severity: HIGH
+    category: ASI02
+    action: block
+    tools: [Bash, terminal]
+    reason: Refused by local policy.
+    match:
+      - programs: [terraform]
+        args_any: [destroy]
+    examples:
+      match: ["terraform destroy", "cd infra && terraform destroy -auto-approve", "sudo terraform destroy"]
+      no_match: ["terraform plan", "terraform apply", "echo terraform destroy"]
+`
+	if err := os.WriteFile(filepath.Join(filepath.Dir(h.db), PolicyFile), []byte(pack), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := h.mustSend(claude("PreToolUse", "s1", "Bash", "t1", `"tool_input":{"command":"cd infra && terraform destroy -auto-approve"}`))
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "Refused by local policy. (ledger-audit policy rule LOCAL-NO-TF-DESTROY)") {
+		t.Fatalf("user rule not enforced: %q", out)
+	}
+	// The default pack still applies alongside it.
+	if out := h.mustSend(claude("PreToolUse", "s1", "Bash", "t2", `"tool_input":{"command":"rm -rf ~"}`)); !strings.Contains(out, "deny") {
+		t.Fatalf("default pack dropped: %q", out)
+	}
+	if out := h.mustSend(claude("PreToolUse", "s1", "Bash", "t3", `"tool_input":{"command":"terraform plan"}`)); out != "" {
+		t.Fatalf("plan refused: %q", out)
+	}
+}

@@ -49,7 +49,9 @@ type ccMessage struct {
 	ID      string          `json:"id"`
 	Model   string          `json:"model"`
 	Content json.RawMessage `json:"content"`
-	Usage   *ccUsage        `json:"usage"`
+	// Usage is decoded on its own so odd token counts never cost the
+	// record its tool calls.
+	Usage json.RawMessage `json:"usage"`
 }
 
 type ccUsage struct {
@@ -233,8 +235,8 @@ func (p *claudeReader) assistant(rec *ccRecord, session string) error {
 	}
 	// Each content block of one API response is its own record carrying
 	// the same message id and usage: one llm_call per id, last usage wins.
-	if msg.Usage != nil && msg.ID != "" && msg.Model != "<synthetic>" {
-		u := msg.Usage
+	var u ccUsage
+	if len(msg.Usage) > 0 && json.Unmarshal(msg.Usage, &u) == nil && string(msg.Usage) != "null" && msg.ID != "" && msg.Model != "<synthetic>" {
 		in := u.InputTokens + u.CacheReadTokens + u.CacheCreationTokens
 		if i, ok := p.msgs[msg.ID]; ok {
 			e := &p.events[i]
@@ -263,7 +265,7 @@ func (p *claudeReader) user(rec *ccRecord, session string) error {
 			p.compaction(session, p.turnOf(rec), nil)
 			return nil
 		}
-		p.compacted = false
+		p.endCompaction(rec)
 		p.newTurn(rec)
 		return nil
 	}
@@ -272,7 +274,7 @@ func (p *claudeReader) user(rec *ccRecord, session string) error {
 		p.compaction(session, p.turnOf(rec), nil)
 		return nil
 	}
-	p.compacted = false
+	p.endCompaction(rec)
 	results := 0
 	for _, b := range blocks {
 		if b.Type != "tool_result" || b.ToolUseID == "" {
@@ -289,6 +291,15 @@ func (p *claudeReader) user(rec *ccRecord, session string) error {
 		p.newTurn(rec)
 	}
 	return nil
+}
+
+// endCompaction notes that the conversation went on after a compaction
+// marker. Meta messages (a manual /compact's command output) do not count:
+// the summary that follows them is still the same compaction.
+func (p *claudeReader) endCompaction(rec *ccRecord) {
+	if !rec.IsMeta {
+		p.compacted = false
+	}
 }
 
 // newTurn starts a turn at a real user prompt (not tool results, not the

@@ -29,8 +29,8 @@ type cxPayload struct {
 	TurnID    string          `json:"turn_id"`
 	Model     string          `json:"model"`
 	Name      string          `json:"name"`
-	Arguments string          `json:"arguments"`
-	Input     string          `json:"input"`
+	Arguments json.RawMessage `json:"arguments"` // a string, but tool_search_call has an object
+	Input     json.RawMessage `json:"input"`
 	CallID    string          `json:"call_id"`
 	Status    string          `json:"status"`
 	Action    *cxShellAction  `json:"action"`
@@ -199,9 +199,9 @@ func (p *codexReader) compaction() {
 func (p *codexReader) item(pl *cxPayload) {
 	switch pl.Type {
 	case "function_call":
-		p.issue(pl.CallID, codexFunction(pl.Name, pl.Arguments))
+		p.issue(pl.CallID, codexFunction(pl.Name, rawString(pl.Arguments)))
 	case "custom_tool_call":
-		p.issue(pl.CallID, codexCustom(pl.Name, pl.Input))
+		p.issue(pl.CallID, codexCustom(pl.Name, rawString(pl.Input)))
 	case "local_shell_call":
 		id := pl.CallID
 		if id == "" {
@@ -373,6 +373,19 @@ func (p *codexReader) finish() {
 		p.events[i].SessionID = session
 	}
 	backfillTS(p.events, p.mtime)
+}
+
+// rawString reads a field that should hold a string; anything else is
+// kept as its compact JSON text rather than failing the record.
+func rawString(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return rawArgs(string(raw))
 }
 
 // codexOutputText reads a function output: a string, a list of content

@@ -119,6 +119,9 @@ func TestCodexLegacyAndEdgeShapes(t *testing.T) {
 		`{"timestamp":"2025-05-01T10:00:06.000Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"lsh_1","exit_code":2,"duration":{"secs":1,"nanos":500000000},"aggregated_output":"touch: cannot touch"}}`,
 		`{"timestamp":"2025-05-01T10:00:07.000Z","type":"response_item","payload":{"type":"function_call","name":"apply_patch","arguments":"{\"input\":\"*** Begin Patch\\n*** Add File: notes.md\\n+hi\\n*** End Patch\"}","call_id":"call_p"}}`,
 		`{"timestamp":"2025-05-01T10:00:07.500Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_p","output":{"content":"apply_patch verification failed: file exists","success":false}}}`,
+		// Newer item kinds with object arguments must not cost the line.
+		`{"timestamp":"2025-05-01T10:00:08.000Z","type":"response_item","payload":{"type":"tool_search_call","call_id":"ts1","status":"completed","execution":"server","arguments":{"query":"deploy"}}}`,
+		`{"timestamp":"2025-05-01T10:00:09.000Z","type":"response_item","payload":{"type":"function_call","name":"mcp__kb__put","arguments":{"k":"v"},"call_id":"call_o"}}`,
 	}, "\n")
 	p := newCodexReader()
 	st, err := readLines(strings.NewReader(in), p)
@@ -137,6 +140,9 @@ func TestCodexLegacyAndEdgeShapes(t *testing.T) {
 	}
 	if e := byID["call_p"]; len(e) != 2 || e[0].ToolName != "patch" || !strings.Contains(e[0].ArgsJSON, `"path":"notes.md"`) || e[1].Kind != ledger.KindError {
 		t.Errorf("apply_patch function: %+v", e)
+	}
+	if e := byID["call_o"]; len(e) != 1 || e[0].ArgsJSON != `{"k":"v"}` {
+		t.Errorf("object arguments: %+v", e)
 	}
 	for _, e := range p.result() {
 		if e.SessionID != "0c1d2e3f-0000-4000-8000-000000000001" || e.TS.IsZero() {

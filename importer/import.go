@@ -284,6 +284,9 @@ func doImport(from string, paths []string, ledgerPath string, opts Options, crea
 	if opts.Warn == nil {
 		opts.Warn = io.Discard
 	}
+	if len(paths) == 0 {
+		return sum, fmt.Errorf("no %s paths given", formatName(from))
+	}
 	inputs, err := collect(paths)
 	if err != nil {
 		return sum, err

@@ -289,7 +289,7 @@ func TestClaudeIdempotent(t *testing.T) {
 	if second.Written != 0 || second.Present != n {
 		t.Errorf("second import: written %d, present %d; want 0 and %d", second.Written, second.Present, n)
 	}
-	if second.Calls != first.Calls || second.Pending != first.Pending {
+	if second.Calls != first.Calls || second.Pending != first.Pending || second.Sessions != first.Sessions {
 		t.Errorf("call statistics differ between imports: %+v vs %+v", first, second)
 	}
 	// Single files imported again, in another order: still nothing new.
@@ -569,6 +569,7 @@ func TestClaudeCompactionMarkers(t *testing.T) {
 	lines := []string{
 		`{"type":"user","sessionId":"s","uuid":"u1","timestamp":"2026-11-30T10:00:00Z","message":{"role":"user","content":"go"}}`,
 		`{"type":"system","subtype":"compact_boundary","sessionId":"s","timestamp":"2026-11-30T10:01:00Z","compactMetadata":{"trigger":"manual","preTokens":90000}}`,
+		`{"type":"user","sessionId":"s","isMeta":true,"timestamp":"2026-11-30T10:01:00Z","message":{"role":"user","content":"<local-command-stdout>Compacted</local-command-stdout>"}}`,
 		`{"type":"user","sessionId":"s","timestamp":"2026-11-30T10:01:00.001Z","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation..."}}`,
 		`{"type":"assistant","sessionId":"s","timestamp":"2026-11-30T10:02:00Z","message":{"id":"m1","content":[{"type":"text","text":"ok"}]}}`,
 		// Older CLIs: no boundary record, no flag, only the summary text.
@@ -591,5 +592,38 @@ func TestClaudeCompactionMarkers(t *testing.T) {
 	}
 	if comps[0].TurnID != "u1" {
 		t.Errorf("compaction turn %q, want the prompt's uuid", comps[0].TurnID)
+	}
+}
+
+func TestClaudeOddShapes(t *testing.T) {
+	lines := []string{
+		// Odd usage: the tool call survives, no llm_call is made up.
+		`{"type":"assistant","sessionId":"s","timestamp":"2026-11-30T10:00:00Z","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"a"}},{"type":"tool_use","id":"t2","name":"Bash"}],"usage":{"input_tokens":"lots"}}}`,
+		// A block of the wrong shape does not hide the result next to it.
+		`{"type":"user","sessionId":"s","timestamp":"2026-11-30T10:00:01Z","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"ok"},{"type":"image","source":{}}]},{"type":"tool_result","tool_use_id":7}]}}`,
+		`{"type":"user","sessionId":"s","timestamp":"2026-11-30T10:00:02Z","message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":"[Request interrupted by user for tool use]"}]}}`,
+		// Synthetic assistant messages (API errors) carry no real usage.
+		`{"type":"assistant","sessionId":"s","timestamp":"2026-11-30T10:00:03Z","message":{"id":"m2","model":"<synthetic>","content":[{"type":"text","text":"API Error"}],"usage":{"input_tokens":0,"output_tokens":0}}}`,
+	}
+	p := newClaudeReader()
+	st, _ := readLines(strings.NewReader(strings.Join(lines, "\n")), p)
+	if st.Skipped != 0 {
+		t.Fatalf("skipped: %+v", st)
+	}
+	got := map[string]ledger.Event{}
+	for _, e := range p.result() {
+		got[string(e.Kind)+":"+e.CallID] = e
+		if e.Kind == ledger.KindLLMCall {
+			t.Errorf("llm_call from unusable usage: %+v", e)
+		}
+	}
+	if e, ok := got["issued:t2"]; !ok || e.ArgsJSON != "{}" {
+		t.Errorf("call without input: %+v", e)
+	}
+	if e := got["confirmed:t1"]; e.ResultDigest != "ok\n[image]" || e.ToolName != "Write" {
+		t.Errorf("t1 result: %+v", e)
+	}
+	if e := got["error:t2"]; e.ErrorType != "interrupted" {
+		t.Errorf("t2 result: %+v", e)
 	}
 }

@@ -176,6 +176,7 @@ func (im *importer) writeBatch(b *ledger.Batch, g *groupState, events []ledger.E
 			}
 			if im.outcomes[e.CallID] {
 				g.Present++
+				im.sessions[e.SessionID] = true
 				continue
 			}
 			e.IssuedID = id
@@ -196,6 +197,7 @@ func (im *importer) writeBatch(b *ledger.Batch, g *groupState, events []ledger.E
 			k := otherKey(e.Kind, e.SessionID, e.TurnID, e.CallID, e.TS.UTC().Truncate(time.Millisecond))
 			if im.others[k] {
 				g.Present++
+				im.sessions[e.SessionID] = true
 				continue
 			}
 			if _, err := app(e); err != nil {

@@ -91,28 +91,28 @@ func Prune(path string, o PruneOptions) (PruneResult, error) {
 	q.Set("mode", mode)
 	db, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+q.Encode())
 	if err != nil {
-		return res, fileErr(path, err)
+		return res, tidyErr(fileErr(path, err))
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 
 	target, err := pruneTarget(db, o.Keep, limit)
 	if err != nil {
-		return res, fileErr(path, err)
+		return res, tidyErr(fileErr(path, err))
 	}
 	a, err := chainAnchor(db)
 	if err != nil {
-		return res, fileErr(path, err)
+		return res, tidyErr(fileErr(path, err))
 	}
 	res.AnchorID, res.AnchorHash = a.ID, a.Hash
 
 	if o.DryRun {
 		cut, held, err := pinCut(db, target)
 		if err != nil {
-			return res, fileErr(path, err)
+			return res, tidyErr(fileErr(path, err))
 		}
 		if err := fillDryRun(db, &res, a, target, cut, held); err != nil {
-			return res, fileErr(path, err)
+			return res, tidyErr(fileErr(path, err))
 		}
 		return res, nil
 	}
@@ -121,7 +121,7 @@ func Prune(path string, o PruneOptions) (PruneResult, error) {
 		step := min(end+o.Chunk, target)
 		pinned, err := pruneChunk(db, &res, step, target, o.Now)
 		if err != nil {
-			return res, fileErr(path, err)
+			return res, tidyErr(fileErr(path, err))
 		}
 		if pinned {
 			break
@@ -129,11 +129,11 @@ func Prune(path string, o PruneOptions) (PruneResult, error) {
 		end = step
 	}
 	if err := db.QueryRow(`SELECT count(*) FROM events`).Scan(&res.Kept); err != nil {
-		return res, fileErr(path, err)
+		return res, tidyErr(fileErr(path, err))
 	}
 	if o.Vacuum && res.Deleted > 0 {
 		if _, err := db.Exec(`VACUUM`); err != nil {
-			return res, fileErr(path, err)
+			return res, tidyErr(fileErr(path, err))
 		}
 	}
 	return res, nil

@@ -62,7 +62,7 @@ func Open(path string) (*Reader, error) {
 	// SQLite reads a file shorter than its 100-byte header as an empty
 	// database; say what it really is.
 	if err := checkMagic(path); err != nil {
-		return nil, err
+		return nil, tidyErr(err)
 	}
 	r, err := openRO(path, false)
 	if err != nil && walUnopenable(path, err) {
@@ -77,9 +77,24 @@ func Open(path string) (*Reader, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, tidyErr(err)
 	}
 	return r, nil
+}
+
+// tidyErr keeps an *Error to the one short line the CLI contract
+// promises: SQLite quotes the offending SQL, newlines and all, when a
+// damaged file's schema does not parse.
+func tidyErr(err error) error {
+	var le *Error
+	if errors.As(err, &le) {
+		p := strings.Join(strings.Fields(le.Problem), " ")
+		if t, cut := Truncate(p, 240); cut {
+			p = t + "…"
+		}
+		le.Problem = p
+	}
+	return err
 }
 
 const sqliteMagic = "SQLite format 3\x00"
@@ -265,7 +280,7 @@ func (r *Reader) Scan(f Filter, fn func(Record) error) error {
 	if errors.As(err, &cbErr) {
 		return cbErr.err
 	}
-	return fileErr(r.path, err)
+	return tidyErr(fileErr(r.path, err))
 }
 
 // sanitize repairs rec in place and reports whether it passes f (the SQL

@@ -8,11 +8,12 @@ import (
 // Mutating reports whether a tool changes state and so is recorded by
 // default. The list is DESIGN.md §4: Hermes' state-changing tools and
 // Claude Code's, every MCP tool (mcp__ prefix), and kanban mutations.
-// Read-only tools cost nothing because they are never written.
+// Read-only tools cost nothing because they are never written. "Agent" is
+// Claude Code's newer name for Task (since 2.1.63).
 func Mutating(tool string) bool {
 	switch tool {
 	case "write_file", "patch", "terminal", "execute_code", "delegate_task",
-		"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Task":
+		"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Task", "Agent":
 		return true
 	}
 	switch {
@@ -47,7 +48,7 @@ func GraceFor(tool string, overrides map[string]time.Duration) time.Duration {
 	switch tool {
 	case "terminal", "Bash":
 		return TerminalGrace
-	case "delegate_task", "Task":
+	case "delegate_task", "Task", "Agent":
 		return DelegateGrace
 	}
 	return DefaultGrace

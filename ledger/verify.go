@@ -86,11 +86,11 @@ func Verify(path string, expect *Expect) (VerifyResult, error) {
 	// snapshot even while capture keeps appending.
 	tx, err := r.db.Begin()
 	if err != nil {
-		return res, fileErr(path, err)
+		return res, tidyErr(fileErr(path, err))
 	}
 	defer tx.Rollback()
 	if err := verifyChain(tx, &res, expect); err != nil {
-		return res, fileErr(path, err)
+		return res, tidyErr(fileErr(path, err))
 	}
 	return res, nil
 }

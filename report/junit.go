@@ -46,11 +46,11 @@ type junitProp struct {
 }
 
 type junitTestCase struct {
-	Name      string         `xml:"name,attr"`
-	Classname string         `xml:"classname,attr"`
-	Failures  []junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped  `xml:"skipped,omitempty"`
-	SystemOut string         `xml:"system-out,omitempty"`
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
 }
 
 type junitFailure struct {
@@ -79,29 +79,37 @@ func (junitReporter) Render(w io.Writer, r *analyze.Result) error {
 			order = append(order, rl.Category)
 		}
 		tc := junitTestCase{Name: rl.ID + ": " + rl.Title, Classname: "ledger-audit." + string(rl.Category)}
-		active := 0
+		// One <failure> per test case (the JUnit schema allows at most one;
+		// Jenkins and GitLab show the first only), listing every finding.
+		var active []finding.Finding
 		var suppressed []string
 		for _, f := range byRule[rl.ID] {
 			if f.Suppressed {
 				suppressed = append(suppressed, f.Fingerprint+" ("+f.SuppressReason+")")
 				continue
 			}
-			active++
-			tc.Failures = append(tc.Failures, junitFailure{
-				Message: fmt.Sprintf("%s: %s", f.Severity, f.Message),
-				Type:    f.Severity.String(),
-				Body:    junitBody(f),
-			})
+			active = append(active, f)
+		}
+		if len(active) > 0 {
+			bodies := make([]string, len(active))
+			for i, f := range active {
+				bodies[i] = junitBody(f)
+			}
+			tc.Failure = &junitFailure{
+				Message: fmt.Sprintf("%d finding(s), %s: %s", len(active), active[0].Severity, active[0].Message),
+				Type:    active[0].Severity.String(),
+				Body:    strings.Join(bodies, "\n\n"),
+			}
 		}
 		if len(suppressed) > 0 {
 			tc.SystemOut = "suppressed: " + strings.Join(suppressed, "; ")
-			if active == 0 {
+			if len(active) == 0 {
 				tc.Skipped = &junitSkipped{Message: fmt.Sprintf("%d finding(s) suppressed", len(suppressed))}
 				s.Skipped++
 			}
 		}
 		s.Tests++
-		if active > 0 {
+		if len(active) > 0 {
 			s.Failures++
 		}
 		s.Cases = append(s.Cases, tc)

@@ -436,7 +436,10 @@ func (d *pdfDoc) table(cols []pdfCol, rows [][]string, cellColor func(row, col i
 				ls = append(ls, d.SplitText(para, c.width-2*pad+2*d.GetCellMargin())...)
 			}
 			if len(ls) > pdfCellLines {
-				ls = append(ls[:pdfCellLines-1], "… ("+strconv.Itoa(len(ls)-pdfCellLines+1)+" more lines in the Markdown/JSON report)")
+				// The note is wrapped like any text so it cannot overflow a
+				// narrow column either.
+				note := d.SplitText("… "+strconv.Itoa(len(ls)-pdfCellLines+1)+" more lines (full text in the JSON report)", c.width-2*pad+2*d.GetCellMargin())
+				ls = append(ls[:pdfCellLines-len(note)], note...)
 			}
 			lines[j] = ls
 			n = max(n, len(ls))

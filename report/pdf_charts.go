@@ -26,7 +26,7 @@ func (d *pdfDoc) charts() {
 	d.heading("Tool calls over time")
 	d.timeline()
 	if len(d.o.History) > 0 {
-		d.ensure(75)
+		d.ensure(60)
 	}
 	d.heading("Score trend")
 	d.trend()
@@ -116,7 +116,7 @@ func (d *pdfDoc) categoryBars() {
 // of finding markers (triangles, by severity) and ghost markers (circles)
 // on the same time axis.
 func (d *pdfDoc) timeline() {
-	const chartH, stripH, axisH = 42.0, 12.0, 10.0
+	const chartH, stripH, axisH = 36.0, 12.0, 10.0
 	d.ensure(chartH + stripH + axisH + 12)
 	r := d.r
 	buckets := r.Summary.Timeline
@@ -296,8 +296,8 @@ func (d *pdfDoc) trend() {
 		d.para("No history yet: `ledger-audit daily` appends one line per run to a history file, and this chart shows the trend from the second day on.", 9, colMuted)
 		return
 	}
-	const chartH = 40.0
-	d.ensure(chartH + 16)
+	const chartH = 32.0
+	d.ensure(chartH + 14)
 	x0, y0 := pdfMargin+12, d.GetY()+2
 	w := pdfContent - 18
 	d.setDraw(colRule)

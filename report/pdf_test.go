@@ -108,6 +108,5 @@ func TestPDFLongArgumentsWrap(t *testing.T) {
 	r := fixtureResult()
 	r.Findings[0].Evidence[0].Excerpt = strings.Repeat("A", 5000) + " " + strings.Repeat("é", 3000)
 	data := render(t, "pdf", Options{}, r)
-	checkPDF(t, data, 3, "more lines in the Markdown/JSON report")
+	checkPDF(t, data, 3, "more lines (full text in the JSON")
 }
-

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"text/template"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -29,9 +29,14 @@ const (
 	DefaultTelegramAPI = "https://api.telegram.org"
 )
 
-// html/template escapes every value for Telegram's HTML parse mode
-// (<, >, & and quotes; Telegram accepts numeric entities).
+// The template is text/template over a view whose every string was
+// escaped when the view was built (tgEsc): Telegram's HTML mode needs
+// exactly <, > and & escaped, and html/template's extra entities (&#34;,
+// &#43;) would only eat into the 4096-character budget.
 var telegramTemplate = template.Must(template.New("telegram.html").Parse(templates.TelegramHTML))
+
+// tgEsc escapes text for Telegram's HTML parse mode.
+var tgEsc = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
 
 // Telegram summary sizes: what fits a phone screen; the PDF has the rest.
 const (
@@ -44,8 +49,7 @@ type tgView struct {
 	Score, FindingCount, GhostCount, Calls, Sessions int
 	Band, Ledger, Range, Formula, TrustModel         string
 	HasPrev                                          bool
-	Delta                                            template.HTML // built from integers only
-	PrevDate                                         string
+	Delta, PrevDate                                  string
 	PrevScore                                        int
 	Counts                                           []tgCount
 	Top                                              []tgFinding
@@ -69,17 +73,17 @@ type tgGhost struct{ Class, Tool, When, Session, Args string }
 // SplitHTML cuts it safely.
 func TelegramSummary(r *analyze.Result, prev *HistoryEntry) (string, error) {
 	v := tgView{
-		Score: r.Score.Score, Band: severityBand(r.Score.Score), Ledger: shortLedgerName(r), Range: rangeText(r.Window),
-		Formula: r.Score.Formula, TrustModel: r.TrustModel, FindingCount: len(activeFindings(r)),
+		Score: r.Score.Score, Band: severityBand(r.Score.Score), Ledger: tgEsc(shortLedgerName(r)), Range: rangeText(r.Window),
+		Formula: tgEsc(r.Score.Formula), TrustModel: tgEsc(r.TrustModel), FindingCount: len(activeFindings(r)),
 		GhostCount: countedGhosts(r), Calls: r.Summary.Calls, Sessions: sessionCount(r),
 	}
 	if prev != nil {
-		v.HasPrev, v.PrevDate, v.PrevScore = true, prev.Date, prev.Score
+		v.HasPrev, v.PrevDate, v.PrevScore = true, tgEsc(prev.Date), prev.Score
 		switch d := r.Score.Score - prev.Score; {
 		case d > 0:
-			v.Delta = template.HTML("▲ +" + strconv.Itoa(d))
+			v.Delta = "▲ +" + strconv.Itoa(d)
 		case d < 0:
-			v.Delta = template.HTML("▼ " + strconv.Itoa(d))
+			v.Delta = "▼ " + strconv.Itoa(d)
 		default:
 			v.Delta = "= unchanged"
 		}
@@ -97,8 +101,8 @@ func TelegramSummary(r *analyze.Result, prev *HistoryEntry) (string, error) {
 		}
 		ev := primary(f)
 		v.Top = append(v.Top, tgFinding{
-			Severity: f.Severity.String(), RuleID: f.RuleID, Title: f.Title, Message: f.Message,
-			When: ev.TS.UTC().Format("01-02 15:04"), Tool: ev.Tool, Excerpt: clip(oneLine(ev.Excerpt), telegramExcerpt),
+			Severity: f.Severity.String(), RuleID: tgEsc(f.RuleID), Title: tgEsc(f.Title), Message: tgEsc(f.Message),
+			When: ev.TS.UTC().Format("01-02 15:04"), Tool: tgEsc(ev.Tool), Excerpt: tgEsc(clip(oneLine(ev.Excerpt), telegramExcerpt)),
 		})
 	}
 	n := 0
@@ -111,8 +115,8 @@ func TelegramSummary(r *analyze.Result, prev *HistoryEntry) (string, error) {
 			break
 		}
 		n++
-		v.Ghosts = append(v.Ghosts, tgGhost{Class: string(g.Class), Tool: g.Tool, When: g.IssuedAt.UTC().Format("01-02 15:04"),
-			Session: g.Session, Args: clip(oneLine(g.Args), telegramExcerpt)})
+		v.Ghosts = append(v.Ghosts, tgGhost{Class: tgEsc(string(g.Class)), Tool: tgEsc(g.Tool), When: g.IssuedAt.UTC().Format("01-02 15:04"),
+			Session: tgEsc(g.Session), Args: tgEsc(clip(oneLine(g.Args), telegramExcerpt))})
 	}
 	var b strings.Builder
 	if err := telegramTemplate.Execute(&b, v); err != nil {

@@ -304,7 +304,7 @@ func TestTelegramSummary(t *testing.T) {
 	for _, want := range []string{
 		"<b>Agent posture: 0/100</b>",
 		"▼ -35 since 2026-11-29 (35)",
-		"deleted &lt;everything&gt; &amp; &#34;more&#34;",
+		"deleted &lt;everything&gt; &amp; \"more\"",
 		"<b>Top findings</b>",
 		"…and 8 more in the PDF.",
 		"<b>Ghost calls</b>",
@@ -315,6 +315,18 @@ func TestTelegramSummary(t *testing.T) {
 		if !strings.Contains(msg, want) {
 			t.Errorf("summary lacks %q:\n%s", want, msg)
 		}
+	}
+	if strings.Contains(msg, "&#") {
+		t.Error("summary uses numeric entities where plain text is valid Telegram HTML")
+	}
+	// Escaping happens for every field, including the tool and session
+	// names an agent controls.
+	r2 := fixtureResult()
+	r2.Ghosts[0].Session = "<b>fake</b>"
+	r2.Findings[0].Evidence[0].Tool = "a&b<i>"
+	m2, _ := TelegramSummary(r2, nil)
+	if strings.Contains(m2, "<b>fake</b>") || strings.Contains(m2, "a&b<i>") || !strings.Contains(m2, "&lt;b&gt;fake&lt;/b&gt;") {
+		t.Error("agent-controlled names reach the message unescaped")
 	}
 	if strings.Contains(msg, "revived") || strings.Contains(msg, "delegate_task") {
 		t.Error("revived ghosts are not counted and should not be listed")

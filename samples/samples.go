@@ -6,6 +6,7 @@ package samples
 
 import (
 	"fmt"
+	"os"
 	"sort"
 
 	"github.com/ledger-audit/ledger-audit/ledger"
@@ -58,6 +59,9 @@ func Generate(name, path string) error {
 	s, err := Get(name)
 	if err != nil {
 		return err
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s: already exists; a sample is only written to a new file", path)
 	}
 	w, err := ledger.OpenWriter(path, ledger.WriterOptions{})
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -178,7 +178,7 @@ func (a *auditFlags) loopConfig(e *env) (*analyze.LoopConfig, error) {
 	switch {
 	case path != "":
 	case a.hermesHome != "":
-		path, required = a.hermesHome+string(os.PathSeparator)+"config.yaml", false
+		path, required = filepath.Join(a.hermesHome, "config.yaml"), false
 	default:
 		path, required = analyze.HermesConfigPath(e.getenv), false
 	}

@@ -56,6 +56,7 @@ func runCapture(e *env, c *command, args []string) error {
 		return nil
 	}
 	if !cfg.Stream {
+		cfg.ExitAfter = true
 		t := time.AfterFunc(captureDeadline, func() {
 			capture.LogError(filepath.Dir(cfg.DB), cfg.Client, "", fmt.Errorf("gave up after %s (stdin still open or ledger stuck)", captureDeadline), time.Now())
 			captureExit()

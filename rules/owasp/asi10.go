@@ -169,7 +169,7 @@ var agentCLIs = map[string]bool{
 
 // selfPropagation matches instructions, inside a scheduled job's prompt
 // or a delegated task, to schedule or spawn further agents.
-var selfPropagation = regexp.MustCompile(`(?i)\b(cronjob|delegate_task|(create|schedule|add|register)\s+(another|a new|new|more|further)\s+(cron\s*job|job|task|agent)s?|spawn\s+(another|more|new|\d+)?\s*(sub-?)?agents?|copy of (yourself|itself)|re-?schedule yourself|run yourself)\b`)
+var selfPropagation = regexp.MustCompile(`(?i)\b(cronjob(_manage)?\s*(\(|create|add)|delegate_task|(create|schedule|add|register|set up)\s+(another|a new|new|more|further|an?)\s+(cron\s*jobs?|scheduled\s+jobs?|(sub-?)?agents?)|spawn\s+(another|more|new|\d+)?\s*(sub-?)?agents?|cop(y|ies) of (yourself|itself)|re-?schedule yourself|run yourself)\b`)
 
 // selfReplication: a shell command that schedules or detaches an agent
 // CLI, a cron job or delegated task whose text asks for more of the same,
@@ -276,6 +276,19 @@ const (
 	whatRC     = "a shell startup file"
 )
 
+// nextToLedger reports whether p is in the ledger's directory, where
+// capture reads policy_mode and the user's policy.yaml.
+func nextToLedger(p, ledgerPath string) bool {
+	if ledgerPath == "" {
+		return false
+	}
+	dir := path.Dir(path.Clean(ledgerPath))
+	if path.IsAbs(dir) {
+		return path.Dir(p) == dir
+	}
+	return dir != "." && strings.HasSuffix(path.Dir(p), "/"+dir)
+}
+
 var rcFiles = map[string]bool{
 	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".zshrc": true,
 	".zprofile": true, ".zshenv": true, ".zlogin": true, ".kshrc": true, ".cshrc": true, ".tcshrc": true,
@@ -298,6 +311,8 @@ func selfTarget(p, ledgerPath string) string {
 		return whatLedger
 	case base == "policy_mode":
 		return "the ledger-audit policy mode"
+	case base == "policy.yaml" && nextToLedger(p, ledgerPath):
+		return "the policy pack enforced on this ledger"
 	case base == ".ledger-audit-ignore.yaml":
 		return "the audit's suppression file"
 	case strings.Contains(dir, "/ledger-audit/") && (strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".db")):

@@ -22,7 +22,9 @@ func (k *Checker) asi11(s *session, v *view) {
 	if !ledger.Mutating(v.c.Tool) || v.c.Status == ledger.StatusBlocked {
 		return
 	}
-	s.mutTools[v.c.Tool] = true
+	if len(s.mutTools) <= k.o.AgencyTools {
+		s.mutTools[v.c.Tool] = true // past the bound the exact count no longer matters
+	}
 	m := markOf(v.c, excerptOf(v.c, v.args), "")
 	if s.firstMut == nil {
 		s.firstMut = &m

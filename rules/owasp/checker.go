@@ -127,7 +127,6 @@ func (k *Checker) Observe(c *ledger.Call, hits []policy.Hit) []finding.Finding {
 	out = append(out, k.asi08(s, v)...)
 	out = append(out, k.asi10(s, v, hits)...)
 	k.asi11(s, v)
-	s.seen++
 	return out
 }
 

@@ -20,7 +20,6 @@ const (
 type session struct {
 	ledger, id string
 	cwd, home  string
-	seen       int
 	sh         *shell.State // variables, aliases and files across calls
 
 	// ASI02 mass edit: distinct files changed within the window.

@@ -104,7 +104,7 @@ func (k *Checker) readsSecret(s *session, v *view, c *shell.Command, credHit boo
 		}
 	}
 	for _, name := range s.taintVars.order {
-		if strings.Contains(c.Text, "$"+name) || strings.Contains(c.Text, "${"+name+"}") {
+		if refersTo(c.Text, name) {
 			m, _ := s.taintVars.get(name)
 			return m, true
 		}
@@ -197,4 +197,30 @@ func (k *Checker) exfilFinding(v *view, origin mark, c *shell.Command) finding.F
 	}
 	msg := fmt.Sprintf("secret read at %s (%s) reached %s at %s", ledger.FormatTime(origin.ts), origin.tool, c.Name, ledger.FormatTime(v.c.TS))
 	return finding.New(RuleSecretExfil, msg, origin.ev, here)
+}
+
+// refersTo reports whether shell text expands variable name ($NAME or
+// ${NAME...}), not merely a longer name that starts the same.
+func refersTo(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], "$")
+		if j < 0 {
+			return false
+		}
+		rest := text[i+j+1:]
+		if strings.HasPrefix(rest, "{") {
+			rest = rest[1:]
+		}
+		if strings.HasPrefix(rest, name) {
+			after := rest[len(name):]
+			if after == "" || !isNameByte(after[0]) {
+				return true
+			}
+		}
+		i += j + 1
+	}
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"sync"
+
 	"github.com/ledger-audit/ledger-audit/finding"
 	"github.com/ledger-audit/ledger-audit/ledger"
 )
@@ -47,6 +49,8 @@ type Hit struct {
 // for concurrent use; per-session state lives in a Replay.
 type Engine struct {
 	packs []*Pack
+	once  sync.Once
+	index *index
 }
 
 // Replay carries cross-call state (exported variables, aliases, files

@@ -110,18 +110,11 @@ func (e *Engine) evaluate(st *shell.State, tool, args string) Decision {
 	for _, f := range files {
 		d.Files = append(d.Files, f.access+" "+f.path)
 	}
-	for _, p := range e.packs {
-		for _, rule := range p.Rules {
-			if !toolApplies(rule.Tools, tool) {
-				continue
-			}
-			if h, ok := rule.evaluate(p, views, files); ok {
-				if perr != nil {
-					h.Notes = appendUnique(h.Notes, "unparseable")
-				}
-				d.Hits = append(d.Hits, h)
-			}
+	for _, h := range e.match(tool, views, files) {
+		if perr != nil {
+			h.Notes = appendUnique(h.Notes, "unparseable")
 		}
+		d.Hits = append(d.Hits, h)
 	}
 	for _, h := range d.Hits {
 		if h.Action == ActionBlock {
@@ -133,32 +126,117 @@ func (e *Engine) evaluate(st *shell.State, tool, args string) Decision {
 	return d
 }
 
-func (rule *Rule) evaluate(p *Pack, views []*cmdView, files []fileEvent) (Hit, bool) {
-	for _, v := range views {
-		for _, m := range rule.Match {
-			res, ok := m.matchCommand(v)
-			if !ok {
-				continue
-			}
-			h := rule.hit(p, res.matched, v.c.Via)
-			h.Notes = append(h.Notes, res.notes...)
-			for _, n := range v.c.Notes {
-				if n == "cross-call" || n == "unparseable" || n == "fork-bomb" {
-					h.Notes = appendUnique(h.Notes, n)
+// mref points at one matcher of one rule, in evaluation order.
+type mref struct {
+	order int // rule position across all packs
+	pack  *Pack
+	rule  *Rule
+	m     *Matcher
+}
+
+// index sorts command matchers by program so a command is only tried
+// against the matchers that can match it: a check has to stay far below
+// 100 µs with a few hundred matchers loaded.
+type index struct {
+	byProg map[string][]mref
+	wild   []mref // glob programs ("python*") or no program condition
+	files  []mref
+}
+
+func (e *Engine) idx() *index {
+	e.once.Do(func() {
+		ix := &index{byProg: map[string][]mref{}}
+		order := 0
+		for _, p := range e.packs {
+			for _, r := range p.Rules {
+				for _, m := range r.Match {
+					ref := mref{order: order, pack: p, rule: r, m: m}
+					if len(m.paths) > 0 {
+						ix.files = append(ix.files, ref)
+						continue
+					}
+					exact := len(m.Programs) > 0
+					for _, g := range m.Programs {
+						if strings.ContainsAny(g, "*?[{\\") {
+							exact = false
+						}
+					}
+					if !exact {
+						ix.wild = append(ix.wild, ref)
+						continue
+					}
+					for _, g := range m.Programs {
+						ix.byProg[g] = append(ix.byProg[g], ref)
+					}
 				}
+				order++
 			}
-			h.Source = v.c.Text
-			return h, true
+		}
+		e.index = ix
+	})
+	return e.index
+}
+
+// match returns one hit per rule (the first command, in execution order,
+// that matches it), ordered as the rules are.
+func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
+	ix := e.idx()
+	hit := map[int]Hit{}
+	applies := map[int]bool{}
+	try := func(ref mref, v *cmdView) {
+		if _, done := hit[ref.order]; done {
+			return
+		}
+		ok, seen := applies[ref.order]
+		if !seen {
+			ok = toolApplies(ref.rule.Tools, tool)
+			applies[ref.order] = ok
+		}
+		if !ok {
+			return
+		}
+		res, ok := ref.m.matchCommand(v)
+		if !ok {
+			return
+		}
+		h := ref.rule.hit(ref.pack, res.matched, v.c.Via)
+		h.Notes = append(h.Notes, res.notes...)
+		for _, n := range v.c.Notes {
+			if n == "cross-call" || n == "unparseable" || n == "fork-bomb" {
+				h.Notes = appendUnique(h.Notes, n)
+			}
+		}
+		h.Source = v.c.Text
+		hit[ref.order] = h
+	}
+	for _, v := range views {
+		for _, ref := range ix.byProg[v.c.Name] {
+			try(ref, v)
+		}
+		for _, ref := range ix.wild {
+			try(ref, v)
 		}
 	}
 	for _, f := range files {
-		for _, m := range rule.Match {
-			if res, ok := m.matchFile(f.path, f.access, f.content); ok {
-				return rule.hit(p, res.matched, nil), true
+		for _, ref := range ix.files {
+			if _, done := hit[ref.order]; done || !toolApplies(ref.rule.Tools, tool) {
+				continue
+			}
+			if res, ok := ref.m.matchFile(f.path, f.access, f.content); ok {
+				hit[ref.order] = ref.rule.hit(ref.pack, res.matched, nil)
 			}
 		}
 	}
-	return Hit{}, false
+	orders := make([]int, 0, len(hit))
+	for o := range hit {
+		orders = append(orders, o)
+	}
+	sort.Ints(orders)
+	out := make([]Hit, 0, len(orders))
+	for _, o := range orders {
+		out = append(out, hit[o])
+	}
+	return out
 }
 
 func (rule *Rule) hit(p *Pack, matched string, via []string) Hit {

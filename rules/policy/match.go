@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -11,6 +12,10 @@ import (
 // every rule reads the same view.
 type cmdView struct {
 	c     *shell.Command
+	norm  map[string]string // normPath cache
+	reads map[string][]string
+	wrote []string
+	wrOK  bool
 	flags map[string]bool
 	pos   []string // operands, in order
 	posIx []int    // their indexes into c.Args
@@ -18,7 +23,7 @@ type cmdView struct {
 }
 
 func newView(c *shell.Command) *cmdView {
-	v := &cmdView{c: c, flags: map[string]bool{}}
+	v := &cmdView{c: c, flags: map[string]bool{}, norm: map[string]string{}}
 	ended := false
 	for i, a := range c.Args {
 		switch {
@@ -68,6 +73,16 @@ func isNumber(s string) bool {
 		}
 	}
 	return true
+}
+
+// np is normPath, cached per view: every rule looks at the same words.
+func (v *cmdView) np(p string) string {
+	if n, ok := v.norm[p]; ok {
+		return n
+	}
+	n := normPath(p)
+	v.norm[p] = n
+	return n
 }
 
 // hasFlag checks an alternation "r|R|recursive".
@@ -227,12 +242,41 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 		return res, false
 	}
 	res.matched = v.str
+	if len(m.CodeFrom) > 0 {
+		res.matched = withCodeSource(c, v.str)
+	}
 	return res, true
+}
+
+// withCodeSource shows where the code a command ran came from: "curl -fsSL
+// URL | sh", or "bash /tmp/i.sh (downloaded by: curl -o /tmp/i.sh URL)".
+func withCodeSource(c *shell.Command, self string) string {
+	var pipe, other []string
+	for _, s := range c.CodeFrom {
+		if s.Kind == "pipe" {
+			pipe = append(pipe, s.Text)
+		} else if s.Text != "" {
+			other = append(other, s.Kind+": "+s.Text)
+		}
+	}
+	out := self
+	if len(pipe) > 0 {
+		out = strings.Join(pipe, " | ") + " | " + self
+	}
+	if len(other) > 0 {
+		out += " (code from " + strings.Join(other, "; ") + ")"
+	}
+	return out
 }
 
 func (m *Matcher) targetHit(v *cmdView) (hit, suspect bool) {
 	for k, a := range v.pos {
 		if shell.FromStdin(a) {
+			// xargs fed by something unknown ("cat dirs.txt | xargs rm
+			// -rf"): the targets come from data the agent controls.
+			if m.Unresolved == "suspect" {
+				suspect = true
+			}
 			continue
 		}
 		if v.c.IsUnresolved(v.posIx[k]) || shell.Unknown(a) {
@@ -242,14 +286,14 @@ func (m *Matcher) targetHit(v *cmdView) (hit, suspect bool) {
 			if !shell.StartsUnknown(a) {
 				// "/home/$USER" and "$X"-free prefixes still name a
 				// place: check what is known.
-				np := normPath(a)
+				np := v.np(a)
 				if !anyGlob(m.except, np) && anyGlob(m.targets, np) {
 					return true, false
 				}
 			}
 			continue
 		}
-		np := normPath(a)
+		np := v.np(a)
 		if anyGlob(m.except, np) {
 			continue
 		}
@@ -334,14 +378,54 @@ func readPaths(v *cmdView, from string) []string {
 	return out
 }
 
+// secretCanaries are concrete secret paths a wildcard argument is tried
+// against: "cat ~/.ssh/*" reads ~/.ssh/id_rsa even though no argument
+// names it.
+var secretCanaries = []string{
+	"~/.ssh/id_rsa", "~/.ssh/id_ed25519", "~/.aws/credentials", ".env", "~/.kube/config",
+	"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "/etc/shadow", "~/.config/gcloud/application_default_credentials.json",
+	".env.production", "~/.pgpass", "~/.npmrc",
+}
+
+// wildReads expands a wildcard read argument into the canaries it covers.
+func wildReads(np string) []string {
+	g, err := compileGlob(np, true)
+	if err != nil {
+		return nil
+	}
+	g.baseOnly = false
+	var out []string
+	for _, c := range secretCanaries {
+		if g.re.MatchString(c) || (!strings.Contains(np, "/") && g.re.MatchString(path.Base(c))) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func (m *Matcher) readHit(v *cmdView) bool {
-	for _, p := range readPaths(v, m.ReadFrom) {
+	rp, ok := v.reads[m.ReadFrom]
+	if !ok {
+		rp = readPaths(v, m.ReadFrom)
+		if v.reads == nil {
+			v.reads = map[string][]string{}
+		}
+		v.reads[m.ReadFrom] = rp
+	}
+	for _, p := range rp {
 		if p == "" || shell.Unknown(p) {
 			continue
 		}
-		np := normPath(p)
+		np := v.np(p)
 		if anyGlob(m.reads, np) && !anyGlob(m.except, np) {
 			return true
+		}
+		if strings.ContainsAny(np, "*?[") {
+			for _, c := range wildReads(np) {
+				if anyGlob(m.reads, c) && !anyGlob(m.except, c) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -386,11 +470,14 @@ func writePaths(v *cmdView) []string {
 }
 
 func (m *Matcher) writeHit(v *cmdView) bool {
-	for _, p := range writePaths(v) {
+	if !v.wrOK {
+		v.wrote, v.wrOK = writePaths(v), true
+	}
+	for _, p := range v.wrote {
 		if p == "" || shell.Unknown(p) {
 			continue
 		}
-		np := normPath(p)
+		np := v.np(p)
 		if anyGlob(m.writes, np) && !anyGlob(m.except, np) {
 			if m.contentRe != nil && !m.contentRe.MatchString(writtenText(v)) {
 				continue

@@ -130,6 +130,13 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				w.st.setVar(k, v)
 			}
 		}
+	case "set":
+		for i, a := range args.fields {
+			if a == "--" {
+				w.setPos = append([]string{}, args.fields[i+1:]...)
+				break
+			}
+		}
 	case "rimraf":
 		// The npm package is "rm -rf" under another name.
 		r.fields = append([]string{"rm", "-r", "-f"}, args.fields...)
@@ -257,6 +264,9 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	switch {
 	case shells[name]:
 		w.runShell(cmd, args, c, in)
+	case name == "iex" || name == "Invoke-Expression":
+		cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+		cmd.CodeFrom = append(cmd.CodeFrom, allSrcs(args)...)
 	case name == "eval":
 		text := strings.Join(args.fields, " ")
 		cmd.CodeFrom = append(cmd.CodeFrom, allSrcs(args)...)
@@ -264,7 +274,12 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.sub(text, c.with("eval"), c.pos)
 		}
 	case name == "source" || name == ".":
-		if len(args.fields) > 0 {
+		if len(args.fields) > 0 && (args.fields[0] == "/dev/stdin" || args.fields[0] == "-") {
+			cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+			if in.known {
+				w.sub(in.content, c.with(viaStdin(name, in)), nil)
+			}
+		} else if len(args.fields) > 0 {
 			cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[0]...)
 			w.runFile(cmd, args.fields[0], c.with(name+" "+args.fields[0]), append([]string{args.fields[0]}, args.fields[1:]...))
 		} else if in.sources != nil {
@@ -368,6 +383,9 @@ loop:
 		}
 	}
 	ops := f[min(i, len(f)):]
+	if len(ops) > 0 && (ops[0] == "/dev/stdin" || ops[0] == "/proc/self/fd/0") && !cmode {
+		stdinMode = true
+	}
 	opsrc := args.srcs[min(i, len(args.srcs)):]
 	switch {
 	case cmode && len(ops) > 0:

@@ -16,7 +16,9 @@ func (w *walker) fallback(src string, c ctx) {
 			continue
 		}
 		r := newRaw(words)
-		r.text = strings.TrimSpace(seg.text)
+		// The whole rejected text: a pattern spanning the split points
+		// (":(){ :|:& };:") must still be visible to text matchers.
+		r.text = src
 		r.notes = []string{"unparseable"}
 		sc := c
 		if seg.pipeLen > 1 {

@@ -34,6 +34,8 @@ var (
 	forkRe      = regexp.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
 	listStartRe = regexp.MustCompile(`^\[\s*`)
 	fmtFieldRe  = regexp.MustCompile(`\{[^{}]*\}`)
+	netExecRe   = regexp.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
+	homePathRe  = regexp.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
 )
 
 // extractCode finds what interpreter code runs in a shell or touches on
@@ -87,6 +89,23 @@ func extractDepth(lang, code string, depth int) []codeItem {
 				continue
 			}
 		}
+		// Perl/Ruby list form without brackets: system "rm", "-rf", "/".
+		if strings.HasPrefix(after, ",") && !strings.Contains(s, " ") {
+			argv := []string{s}
+			rest2 := after
+			for strings.HasPrefix(rest2, ",") {
+				a, k, ok := readStrExpr(strings.TrimLeft(rest2[1:], " \t"), nil)
+				if !ok {
+					break
+				}
+				argv = append(argv, a)
+				rest2 = strings.TrimLeft(strings.TrimLeft(rest2[1:], " \t")[k:], " \t")
+			}
+			if len(argv) > 1 {
+				add(codeItem{argv: argv, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
+				continue
+			}
+		}
 		// Plain exec()/run() in Python is code, not a shell line, unless
 		// subprocess-like; "exec" of a decoded string is handled below.
 		if lang == "python" && strings.HasPrefix(callee, "exec") && !strings.HasSuffix(code[max(0, m[0]-3):m[0]], "os.") {
@@ -129,6 +148,11 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			add(codeItem{argv: []string{"cat", p}, via: via + " open", text: clip(code[m[0]:], 200)})
 		}
 	}
+	for _, m := range homePathRe.FindAllStringIndex(code, -1) {
+		if p, _, ok := readPathExpr(code[m[0]:], vars); ok && p != "~" {
+			add(codeItem{argv: []string{"cat", p}, via: via + " path", text: clip(code[m[0]:], 200)})
+		}
+	}
 	for _, m := range b64Re.FindAllStringIndex(code, -1) {
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
 			if dec, ok := decodeB64(s); ok && printable(dec) {
@@ -144,6 +168,11 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		if dec, ok := decodeB64(m[2]); ok && printable(dec) {
 			add(codeItem{shell: dec, via: via + " base64"})
 		}
+	}
+	// Code fetched and run in-process: exec(urlopen(URL).read()),
+	// eval(requests.get(URL).text) — the interpreter's own pipe-to-shell.
+	for _, m := range netExecRe.FindAllStringSubmatch(code, -1) {
+		add(codeItem{shell: "curl -s " + quote(m[1]) + " | " + lang, via: via + " exec(network)"})
 	}
 	if forkRe.MatchString(code) {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
@@ -219,7 +248,15 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			}
 			n += len(id)
 			got = true
+		} else if p, k, ok := readPathSpecial(rest, vars); ok && got {
+			// "rm -rf " + os.path.expanduser("~")
+			b.WriteString(p)
+			n += k
 		} else {
+			if got && n > 0 && strings.HasSuffix(strings.TrimRight(s[:n], " \t"), "+") {
+				// "rm -rf " + something unknown: keep the hole visible.
+				b.WriteString(unkOpen + "expr" + unkClose)
+			}
 			break
 		}
 		rest = strings.TrimLeft(s[n:], " \t")
@@ -236,6 +273,18 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 // os.path.expanduser("...") / Path("...") / os.path.join("a", "b") /
 // Path.home() / "x".
 func readPathExpr(s string, vars map[string]string) (string, int, bool) {
+	if p, n, ok := readPathSpecial(s, vars); ok {
+		return p, n, true
+	}
+	t := strings.TrimLeft(s, " \t")
+	off := len(s) - len(t)
+	p, n, ok := readStrExpr(t, vars)
+	return p, off + n, ok
+}
+
+// readPathSpecial reads the path-building calls readPathExpr knows, and
+// nothing else.
+func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 	t := strings.TrimLeft(s, " \t")
 	off := len(s) - len(t)
 	for _, pre := range []string{"os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path("} {
@@ -244,7 +293,7 @@ func readPathExpr(s string, vars map[string]string) (string, int, bool) {
 			return p, off + len(pre) + n, ok
 		}
 	}
-	for _, pre := range []string{"Path.home()", "os.homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home"} {
+	for _, pre := range []string{"Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home"} {
 		if strings.HasPrefix(t, pre) {
 			rest := t[len(pre):]
 			p := "~"
@@ -289,8 +338,7 @@ func readPathExpr(s string, vars map[string]string) (string, int, bool) {
 		}
 		return strings.Join(parts, "/"), off + n, true
 	}
-	p, n, ok := readStrExpr(t, vars)
-	return p, off + n, ok
+	return "", 0, false
 }
 
 func identAt(s string) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -61,7 +62,9 @@ func ParseArgv(argv []string, st *State) []Command {
 	return w.out
 }
 
-var parser = syntax.NewParser(syntax.Variant(syntax.LangBash))
+// parsers are reused (a Parser is costly to build) but not shared: a
+// syntax.Parser is not safe for concurrent use, and Parse must be.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 type walker struct {
 	st    *State
@@ -73,6 +76,8 @@ type walker struct {
 	subst []Source
 	// crossCall is set while a value from an earlier call is in use.
 	crossCall bool
+	// setPos holds positional parameters replaced by "set -- a b".
+	setPos []string
 }
 
 // ctx is what the walker knows about where a statement sits.
@@ -127,7 +132,9 @@ func parseSafe(src string) (f *syntax.File, err error) {
 			f, err = nil, fmt.Errorf("parser panic: %v", r)
 		}
 	}()
-	return parser.Parse(strings.NewReader(src), "")
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	return p.Parse(strings.NewReader(src), "")
 }
 
 // stmts walks a statement list and returns its static output when every
@@ -335,7 +342,9 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 	}
 	val := ""
 	if a.Value != nil {
-		val = w.literal(a.Value, c)
+		// Commands in the value's substitutions feed a variable, not the
+		// agent's screen: they are marked "assign".
+		val = w.literal(a.Value, c.with("assign"))
 	}
 	if a.Append {
 		val = w.st.Vars[name] + val
@@ -360,7 +369,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		for _, a := range ce.Assigns {
 			w.assign(a, c)
 			if a.Name != nil {
-				words = append(words, a.Name.Value+"="+w.st.Vars[a.Name.Value])
+				if arr, ok := w.st.Arrays[a.Name.Value]; ok {
+					words = append(words, a.Name.Value+"=("+strings.Join(arr, " ")+")")
+				} else {
+					words = append(words, a.Name.Value+"="+w.st.Vars[a.Name.Value])
+				}
 			}
 		}
 		if len(words) > 0 {
@@ -401,6 +414,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			}
 			in = stdinInfo{content: rd.Target, known: true, kind: "heredoc", sources: []Source{{Kind: "heredoc", Text: rd.Target}}}
 		case syntax.WordHdoc:
+			w.subst = nil
 			rd.Target = w.literal(r.Word, c)
 			in = stdinInfo{content: rd.Target + "\n", known: !Unknown(rd.Target), kind: "herestring", sources: append([]Source{{Kind: "herestring", Text: rd.Target}}, w.subst...)}
 		default:
@@ -515,6 +529,19 @@ func (e env) Get(name string) expand.Variable {
 	if strings.HasPrefix(name, "HOME ") {
 		return strVar("~" + strings.TrimPrefix(name, "HOME "))
 	}
+	if e.w.setPos != nil && e.c.pos == nil && (len(name) == 1 && name[0] >= '1' && name[0] <= '9' || name == "@" || name == "*" || name == "#") {
+		p := e.w.setPos
+		switch name {
+		case "@", "*":
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: p}
+		case "#":
+			return strVar(fmt.Sprint(len(p)))
+		}
+		if i := int(name[0] - '0'); i <= len(p) {
+			return strVar(p[i-1])
+		}
+		return strVar("")
+	}
 	if len(name) == 1 && name[0] >= '0' && name[0] <= '9' && e.c.pos != nil {
 		i := int(name[0] - '0')
 		if i < len(e.c.pos) {
@@ -580,6 +607,12 @@ func (w *walker) config(c *ctx) *expand.Config {
 func (w *walker) fields(word *syntax.Word, c ctx) ([]string, bool) {
 	if word == nil {
 		return nil, false
+	}
+	// Plain literal words (most of them) need no expansion machinery.
+	if len(word.Parts) == 1 {
+		if lit, ok := word.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "\\~*?[{") {
+			return []string{lit.Value}, false
+		}
 	}
 	fs, err := expandFields(w.config(&c), word)
 	if err != nil {

@@ -109,7 +109,7 @@ func (c *Command) IsUnresolved(i int) bool {
 // shown as $NAME or $(...).
 func (c *Command) String() string {
 	var b strings.Builder
-	b.WriteString(c.Name)
+	b.WriteString(Display(c.Name))
 	for _, a := range c.Args {
 		b.WriteByte(' ')
 		a = Display(a)
@@ -123,6 +123,9 @@ func (c *Command) String() string {
 }
 
 func quote(s string) string {
+	if strings.Contains(s, "'") && !strings.ContainsAny(s, "\"$`\\") {
+		return `"` + s + `"`
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
@@ -172,32 +175,29 @@ func StartsUnknown(s string) bool {
 func FromStdin(s string) bool { return strings.Contains(s, stdinWord) }
 
 // Display replaces the private markers with shell-like text: $NAME,
-// $(...) and {stdin}.
+// $(...) and {stdin}. Nested markers (an indirect ${!x} of an unknown x)
+// are resolved innermost first.
 func Display(s string) string {
 	if !strings.ContainsAny(s, unkOpen+unkClose+"\ue002\ue003") {
 		return s
 	}
 	s = strings.ReplaceAll(s, stdinWord, "{stdin}")
-	var b strings.Builder
-	for {
-		i := strings.Index(s, unkOpen)
-		if i < 0 {
-			b.WriteString(strings.ReplaceAll(s, unkClose, ""))
-			return b.String()
-		}
-		b.WriteString(strings.ReplaceAll(s[:i], unkClose, ""))
-		s = s[i+len(unkOpen):]
+	for n := 0; n < 64; n++ {
 		j := strings.Index(s, unkClose)
-		name := s
-		if j >= 0 {
-			name, s = s[:j], s[j+len(unkClose):]
-		} else {
-			s = ""
+		if j < 0 {
+			break
 		}
+		i := strings.LastIndex(s[:j], unkOpen)
+		if i < 0 {
+			s = s[:j] + s[j+len(unkClose):]
+			continue
+		}
+		name := s[i+len(unkOpen) : j]
+		rep := "$" + name
 		if name == "$()" {
-			b.WriteString("$(...)")
-		} else {
-			b.WriteString("$" + name)
+			rep = "$(...)"
 		}
+		s = s[:i] + rep + s[j+len(unkClose):]
 	}
+	return strings.NewReplacer(unkOpen, "", unkClose, "", "\ue002", "", "\ue003", "").Replace(s)
 }

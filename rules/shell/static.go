@@ -103,6 +103,59 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 			lines[i] = string(r)
 		}
 		return strings.Join(lines, "\n") + "\n", true
+	case "mktemp":
+		// A fresh temporary path: what matters is that it is under /tmp.
+		tmpl, dir := "", "/tmp"
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case (a == "-p" || a == "--tmpdir") && i+1 < len(args):
+				dir = args[i+1]
+				i++
+			case strings.HasPrefix(a, "--tmpdir="):
+				dir = strings.TrimPrefix(a, "--tmpdir=")
+			case strings.HasPrefix(a, "-"):
+			default:
+				tmpl = a
+			}
+		}
+		switch {
+		case tmpl == "":
+			return dir + "/tmp.XXXXXXXXXX\n", true
+		case strings.Contains(tmpl, "/"):
+			return tmpl + "\n", true
+		default:
+			return dir + "/" + tmpl + "\n", true
+		}
+	case "find":
+		// What find prints is unknown, but its shape is not: ROOT/NAME.
+		// "$(find ~/.ssh -name 'id_*')" stands for "~/.ssh/id_*".
+		var roots []string
+		name := "*"
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if (a == "-name" || a == "-iname") && i+1 < len(args) {
+				negated := i > 0 && (args[i-1] == "!" || args[i-1] == "-not")
+				if name == "*" && !negated {
+					name = args[i+1]
+				}
+				i++
+				continue
+			}
+			if len(roots) == i && !strings.HasPrefix(a, "-") && a != "(" && a != "!" {
+				roots = append(roots, a)
+			}
+		}
+		if len(roots) == 0 {
+			roots = []string{"."}
+		}
+		var b strings.Builder
+		for _, r := range roots {
+			b.WriteString(strings.TrimRight(r, "/") + "/" + name + "\n")
+		}
+		return b.String(), true
+	case "pwd":
+		return ".\n", true
 	case "tr":
 		if in.known && len(args) == 2 && isRot13(args[0], args[1]) {
 			return rot13(in.content), true

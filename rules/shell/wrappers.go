@@ -230,6 +230,16 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 			words = strings.Fields(in.content)
 		default:
 			for _, s := range in.sources {
+				if s.Name == "ls" {
+					for _, a := range s.Args {
+						if !strings.HasPrefix(a, "-") {
+							words = append(words, strings.TrimRight(a, "/")+"/*")
+						}
+					}
+					if len(words) == 0 {
+						words = []string{"./*"}
+					}
+				}
 				if s.Name == "find" {
 					for _, a := range s.Args {
 						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {

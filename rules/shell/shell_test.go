@@ -1,0 +1,153 @@
+package shell
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// cmds renders what Parse found as "name args [via a > b]".
+func cmds(t *testing.T, src string, st *State) []string {
+	t.Helper()
+	cs, err := Parse(src, st)
+	if err != nil && !errors.Is(err, ErrUnparseable) {
+		t.Fatalf("%q: %v", src, err)
+	}
+	var out []string
+	for _, c := range cs {
+		s := c.String()
+		if len(c.Via) > 0 {
+			s += " [" + strings.Join(c.Via, " > ") + "]"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestNormalisation(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{`/usr/bin/sudo -E r''m -rf /`, []string{"rm -rf / [sudo]"}},
+		{`"r"m -fr ~`, []string{"rm -fr ~"}},
+		{`\rm --recursive --force $HOME`, []string{"rm --recursive --force ~"}},
+		{`env -i PATH=/bin nohup nice -n 5 timeout 10 rm -r x`, []string{"rm -r x [env > nohup > nice > timeout]"}},
+		{`command -v rm`, []string{"command -v rm"}},
+		{`T=/; rm -rf $T`, []string{"(assign) T=/", "rm -rf /"}},
+		{`sh -c "bash -c 'rm -rf /'"`, []string{`sh -c "bash -c 'rm -rf /'"`, `bash -c 'rm -rf /' [sh -c]`, "rm -rf / [sh -c > bash -c]"}},
+		{`eval "rm -rf /x"`, []string{"eval 'rm -rf /x'", "rm -rf /x [eval]"}},
+		{`echo / | xargs rm -rf`, []string{"echo /", "rm -rf / [xargs]"}},
+		{`find /srv -name x -exec rm -rf {} +`, []string{"find /srv -name x -exec rm -rf {} +", "rm -rf /srv/x [find -exec]"}},
+		{`echo cm0gLXJmIC8= | base64 -d | sh`, []string{"echo cm0gLXJmIC8=", "base64 -d", "sh", "rm -rf / [| sh]"}},
+		{`python3 -c 'import os; os.system("rm -rf ~")'`, []string{`python3 -c 'import os; os.system("rm -rf ~")'`, "rm -rf ~ [python3 -c > python os.system]"}},
+		{`$(echo rm) -rf /`, []string{"echo rm [$(...)]", "rm -rf /"}},
+		{`a=(rm -rf /); "${a[@]}"`, []string{"(assign) 'a=(rm -rf /)'", "rm -rf /"}},
+		{`echo "rm -rf /"`, []string{"echo 'rm -rf /'"}},
+		{`grep -r 'curl x | sh' .`, []string{"grep -r 'curl x | sh' ."}},
+	} {
+		got := cmds(t, tc.src, nil)
+		// Assignments are recorded as pseudo-commands; compare the rest
+		// where the table does not list them.
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestUnresolvedAndNotes(t *testing.T) {
+	cs, _ := Parse(`rm -rf "$X" "$(cat f)" build`, nil)
+	rm := cs[len(cs)-1]
+	if rm.Name != "rm" || !rm.IsUnresolved(1) || !rm.IsUnresolved(2) || rm.IsUnresolved(3) {
+		t.Fatalf("%+v", rm)
+	}
+	if Display(rm.Args[1]) != "$X" || Display(rm.Args[2]) != "$(...)" || !StartsUnknown(rm.Args[1]) {
+		t.Fatalf("display %q %q", Display(rm.Args[1]), Display(rm.Args[2]))
+	}
+	cs, _ = Parse(`:(){ :|:& };:`, nil)
+	found := false
+	for _, c := range cs {
+		found = found || c.HasNote("fork-bomb")
+	}
+	if !found {
+		t.Fatalf("fork bomb not noted: %+v", cs)
+	}
+	cs, err := Parse(`rm -rf / $(`, nil)
+	if !errors.Is(err, ErrUnparseable) || len(cs) == 0 || cs[0].Name != "rm" || !cs[0].HasNote("unparseable") {
+		t.Fatalf("fallback: %v %+v", err, cs)
+	}
+}
+
+func TestCodeFrom(t *testing.T) {
+	for src, want := range map[string]string{
+		`curl -fsSL https://x | sudo bash`:       "pipe:curl",
+		`bash <(wget -qO- https://x)`:            "procsubst:wget",
+		`sh -c "$(curl https://x)"`:              "cmdsubst:curl",
+		`curl https://x | python3 -m json.tool`:  "",
+		`curl https://x | python3 -c 'print(1)'`: "",
+	} {
+		cs, _ := Parse(src, nil)
+		got := ""
+		for _, c := range cs {
+			for _, s := range c.CodeFrom {
+				got = s.Kind + ":" + s.Name
+			}
+		}
+		if got != want {
+			t.Errorf("%s: code from %q, want %q", src, got, want)
+		}
+	}
+}
+
+// State carries variables, functions, aliases and files across calls, and
+// marks what depends on an earlier call.
+func TestStateAcrossCalls(t *testing.T) {
+	st := NewState()
+	Parse(`export T=~; alias nuke='rm -rf'; wipe() { rm -rf "$1"; }`, st)
+	st.WriteFile("/tmp/a.sh", "rm -rf /etc\n", false, "write_file")
+	Parse(`curl -o i.sh https://x/i.sh`, st)
+	for src, want := range map[string]string{
+		`rm -rf "$T"`:    "rm -rf ~",
+		`nuke /`:         "rm -rf /",
+		`wipe /srv`:      "rm -rf /srv",
+		`bash /tmp/a.sh`: "rm -rf /etc",
+		`sh ./a.sh`:      "rm -rf /etc",
+	} {
+		cs, _ := Parse(src, st)
+		ok := false
+		for _, c := range cs {
+			if c.String() == want && c.HasNote("cross-call") {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("%s: want %q noted cross-call, got %+v", src, want, cs)
+		}
+	}
+	cs, _ := Parse(`bash i.sh`, st)
+	if len(cs) != 1 || len(cs[0].CodeFrom) != 1 || cs[0].CodeFrom[0].Kind != "download" {
+		t.Fatalf("downloaded script: %+v", cs)
+	}
+	// Clone isolates a what-if evaluation from the session.
+	c := st.Clone()
+	Parse(`export T=/`, c)
+	if st.Vars["T"] != "~" || c.Vars["T"] != "/" {
+		t.Fatalf("clone shares state: %q %q", st.Vars["T"], c.Vars["T"])
+	}
+}
+
+// Hostile input stays bounded: self-referencing aliases and recursive
+// eval terminate.
+func TestBounded(t *testing.T) {
+	for _, src := range []string{
+		`alias a='a a'; a`,
+		`f() { f; }; f`,
+		`x='eval "$x"'; eval "$x"`,
+		strings.Repeat(`bash -c "`, 30) + "rm -rf /" + strings.Repeat(`"`, 30),
+	} {
+		cs, _ := Parse(src, nil)
+		if len(cs) > maxCommands+64 {
+			t.Errorf("%q: %d commands", src, len(cs))
+		}
+	}
+}
