@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -299,6 +300,13 @@ func merge(parts []*ledgerAudit, o AuditOptions) *Result {
 			res.Loops.Config = p.loops.Config
 		}
 		res.Loops.Loops = append(res.Loops.Loops, p.loops.Loops...)
+		res.Loops.Sessions += p.loops.Sessions
+		res.Loops.Calls += p.loops.Calls
+		for _, n := range p.loops.Notes {
+			if !slices.Contains(res.Loops.Notes, n) {
+				res.Loops.Notes = append(res.Loops.Notes, n)
+			}
+		}
 		if !p.first.IsZero() && (res.Window.First.IsZero() || p.first.Before(res.Window.First)) {
 			res.Window.First = p.first
 		}
@@ -311,6 +319,12 @@ func merge(parts []*ledgerAudit, o AuditOptions) *Result {
 	res.Score = finding.Compute(res.Findings)
 	res.Suppressions = o.Suppressions.notes()
 	tallyPolicy(res.Policy)
+	// The full rule list lets SARIF and JUnit show rules that passed, not
+	// only those with findings. It is built from embedded packs, so an
+	// error here would already have failed PostureEngine.
+	if rules, err := AllRules(); err == nil {
+		res.Rules = rules
+	}
 	return res
 }
 

@@ -148,7 +148,7 @@ func TestOneShotProcessesLeaveReadableLedger(t *testing.T) {
 			t.Fatalf("one-shot call: %+v", c)
 		}
 	}
-	if n := verifyChain(t, db); n != 10+18 {
-		t.Fatalf("chain covers %d rows, want 28", n)
+	if n := verifyChain(t, db); n != 10+19 {
+		t.Fatalf("chain covers %d rows, want 29", n)
 	}
 }

@@ -50,9 +50,6 @@ func Open(path string, opt Options) (*Capturer, error) {
 // Close releases the ledger.
 func (c *Capturer) Close() error { return c.w.Close() }
 
-// Writer is the underlying ledger writer (selftest reads back through it).
-func (c *Capturer) Writer() *ledger.Writer { return c.w }
-
 // Handle records one hook event and returns what the hook must print on
 // stdout (nil for nothing): ghost context on prompt/session start, a
 // refusal for a call blocked in enforce mode.

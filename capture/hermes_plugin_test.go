@@ -128,9 +128,10 @@ func TestHermesPluginWritesOurSchema(t *testing.T) {
 	if calls[7].GhostReportedAt.IsZero() || calls[7].OutcomeTS.Sub(calls[7].GhostReportedAt) != time.Minute {
 		t.Errorf("revived ghost: %+v", calls[7])
 	}
-	if n := verifyChain(t, db); n != 18 {
-		t.Errorf("chain verified %d rows, want 18", n)
+	if n := verifyChain(t, db); n != 19 {
+		t.Errorf("chain verified %d rows, want 19", n)
 	}
+	checkHermesEvents(t, db)
 	st, err := os.Stat(db)
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("ledger mode: %v %v", st, err)
@@ -149,8 +150,8 @@ func TestHermesPluginAndGoShareOneChain(t *testing.T) {
 	runPlugin(t, db, nil, "main")
 	h.now = time.Now()
 	h.mustSend(`{"hook":"post_tool_call","tool_name":"terminal","result":"{}","session_id":"go","tool_call_id":"g1","status":"ok"}`)
-	if n := verifyChain(t, db); n != 20 {
-		t.Fatalf("chain verified %d rows, want 20", n)
+	if n := verifyChain(t, db); n != 21 {
+		t.Fatalf("chain verified %d rows, want 21", n)
 	}
 	calls := h.calls()
 	if calls[0].Source != "hermes" || calls[0].Status != ledger.StatusConfirmed || calls[0].SessionID != "go" {
@@ -225,5 +226,39 @@ func TestHermesPluginFailsOpen(t *testing.T) {
 				t.Fatal("the plugin changed a file that is not a ledger")
 			}
 		})
+	}
+}
+
+// checkHermesEvents reads the non-call rows the plugin writes: the session
+// start with model and platform (the loop replay needs the platform) and
+// one model call with its token usage.
+func checkHermesEvents(t *testing.T, db string) {
+	t.Helper()
+	r, err := ledger.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var start, llm *ledger.Event
+	err = r.Scan(ledger.Filter{}, func(rec ledger.Record) error {
+		if e := rec.Event; e != nil {
+			switch e.Kind {
+			case ledger.KindSessionStart:
+				start = e
+			case ledger.KindLLMCall:
+				llm = e
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if start == nil || start.ArgsJSON != `{"model":"m","platform":"cli"}` {
+		t.Errorf("session_start: %+v", start)
+	}
+	if llm == nil || llm.TokensIn == nil || *llm.TokensIn != 1200 || *llm.TokensOut != 80 ||
+		*llm.TokensCacheRead != 1000 || *llm.DurationMS != 950 || llm.ArgsJSON != `{"model":"m"}` {
+		t.Errorf("llm_call: %+v", llm)
 	}
 }

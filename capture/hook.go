@@ -238,11 +238,13 @@ func parseHermes(data []byte) (*Hook, error) {
 		h.SessionID = p.TaskID
 	}
 	// Hermes hands args over as a dict; the plugin stores its canonical
-	// JSON, so this adapter does too and both writers agree byte for byte.
-	if c, ok := ledger.CanonicalJSON(rawText(p.Args)); ok {
+	// JSON (or a string argument as is), so this adapter does too and both
+	// writers agree byte for byte.
+	raw := rawText(p.Args)
+	if c, ok := ledger.CanonicalJSON(raw); ok && !strings.HasPrefix(raw, `"`) {
 		h.Args = c
 	} else {
-		h.Args = rawText(p.Args)
+		h.Args = resultText(p.Args)
 	}
 	if p.DurationMS != nil {
 		d := int64(*p.DurationMS)

@@ -157,3 +157,27 @@ func TestTruncateCountsCodePoints(t *testing.T) {
 		t.Fatalf("got %q %v", s, cut)
 	}
 }
+
+func TestWriterRefusesForeignDatabaseUnchanged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "foreign.db")
+	w, err := OpenWriter(path, WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Turn it into someone else's database in rollback-journal mode.
+	if _, err := w.db.Exec(`PRAGMA journal_mode=DELETE; PRAGMA user_version=0; DROP VIEW ledger; DROP TABLE events; DROP TABLE meta; CREATE TABLE notes(x)`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenWriter(path, WriterOptions{}); err == nil {
+		t.Fatal("writer accepted a foreign database")
+	}
+	after, _ := os.ReadFile(path)
+	if string(before) != string(after) {
+		t.Fatal("refusing a foreign database changed its bytes")
+	}
+}

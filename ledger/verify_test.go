@@ -214,3 +214,21 @@ func TestVerifyRefusesForeignLedger(t *testing.T) {
 		t.Fatalf("error %T %v, want *ledger.Error", err, err)
 	}
 }
+
+func TestHeadMatchesVerify(t *testing.T) {
+	path, rows := chainLedger(t, 7)
+	h, err := Head(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := mustVerify(t, path, nil)
+	if h.Rows != v.Rows || h.LastID != v.LastID || h.FirstID != v.FirstID || h.HeadHash != rows[6].Hash {
+		t.Fatalf("head %+v, verify %+v", h, v)
+	}
+	if _, err := Prune(path, PruneOptions{Keep: 0}); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := Head(path); err != nil || h.Rows != 0 || h.HeadHash != rows[6].Hash || h.AnchorID != 7 {
+		t.Fatalf("head of an emptied ledger: %+v %v", h, err)
+	}
+}

@@ -59,7 +59,6 @@ func OpenWriter(path string, opt WriterOptions) (*Writer, error) {
 	q := url.Values{}
 	q.Set("_busy_timeout", fmt.Sprint(opt.BusyTimeout.Milliseconds()))
 	q.Set("_txlock", "immediate")
-	q.Set("_journal_mode", "WAL")
 	q.Set("_synchronous", "NORMAL")
 	db, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+q.Encode())
 	if err != nil {
@@ -85,6 +84,14 @@ func (w *Writer) init() error {
 	if v > SchemaVersion {
 		return fmt.Errorf("ledger schema version %d is newer than this ledger-audit supports (%d)", v, SchemaVersion)
 	}
+	// Refuse a foreign database before anything can change its header:
+	// switching to WAL rewrites the file, so it comes after this check.
+	if err := w.refuseForeign(w.db); err != nil {
+		return err
+	}
+	if _, err := w.db.Exec("PRAGMA journal_mode=WAL"); err != nil {
+		return err
+	}
 	tx, err := w.db.Begin()
 	if err != nil {
 		return err
@@ -97,12 +104,8 @@ func (w *Writer) init() error {
 	if v == SchemaVersion {
 		return nil
 	}
-	var tables int
-	if err := tx.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='table' AND name NOT IN ('meta','events')`).Scan(&tables); err != nil {
+	if err := w.refuseForeign(tx); err != nil {
 		return err
-	}
-	if tables > 0 {
-		return errors.New("not a ledger-audit ledger (it holds other tables); refusing to write into it")
 	}
 	if _, err := tx.Exec(schemaSQL); err != nil {
 		return err
@@ -114,6 +117,21 @@ func (w *Writer) init() error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// refuseForeign fails when the file holds tables that are not ours: a
+// writer must never mix its rows into someone else's database.
+func (w *Writer) refuseForeign(q interface {
+	QueryRow(string, ...any) *sql.Row
+}) error {
+	var tables int
+	if err := q.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type='table' AND name NOT IN ('meta','events')`).Scan(&tables); err != nil {
+		return err
+	}
+	if tables > 0 {
+		return errors.New("not a ledger-audit ledger (it holds other tables); refusing to write into it")
+	}
+	return nil
 }
 
 // Path is the ledger file.

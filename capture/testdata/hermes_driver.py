@@ -64,6 +64,8 @@ def scenario_main(plugin, ctx, clock):
     out["first_context"] = ctx.fire("pre_llm_call", session_id="s1", task_id="task", turn_id="t1",
                                     user_message="hi", conversation_history=[], is_first_turn=True,
                                     model="m", platform="cli")
+    ctx.fire("post_llm_call", session_id="s1", task_id="task", turn_id="t1", model="m",
+             usage={"input_tokens": 1200, "output_tokens": 80, "cache_read_input_tokens": 1000}, duration_ms=950)
     # 1: paired by call id
     tool(ctx, "terminal", {"command": "ls -la", "timeout": 30}, '{"output":"a\\nb","exit_code":0}', call_id="c1")
     # 2: no call id: fallback pairing by session + tool
@@ -135,7 +137,7 @@ def main():
     plugin._now = clock
     ctx = FakeCtx()
     plugin.register(ctx)
-    assert sorted(ctx.hooks) == ["on_session_start", "post_tool_call", "pre_llm_call", "pre_tool_call"], ctx.hooks
+    assert sorted(ctx.hooks) == ["on_session_start", "post_llm_call", "post_tool_call", "pre_llm_call", "pre_tool_call"], ctx.hooks
     fn = globals()["scenario_" + scenario]
     out = fn(plugin, ctx, clock, *sys.argv[3:])
     out["t0"] = plugin._ts(T0)

@@ -12,6 +12,7 @@ import (
 	"github.com/ledger-audit/ledger-audit/analyze"
 	"github.com/ledger-audit/ledger-audit/finding"
 	"github.com/ledger-audit/ledger-audit/report"
+	"github.com/ledger-audit/ledger-audit/rules/owasp"
 	"github.com/spf13/pflag"
 )
 
@@ -38,20 +39,24 @@ type auditFlags struct {
 	ignore                 string
 	hermesHome, hermesConf string
 	graces                 []string
+	agencyTools            int
+	agencyTargets          int
 }
 
 func (a *auditFlags) add(fs *pflag.FlagSet) {
 	a.win.add(fs)
 	fs.StringVar(&a.format, "format", "", "table, md, json, pdf, sarif or junit (default: from the -o extension, else table)")
-	fs.StringVarP(&a.out, "output", "o", "", "write to this file instead of stdout (atomically)")
-	fs.StringVar(&a.failUnder, "fail-under", "", "exit 1 when the score is below N (0-100)")
-	fs.StringVar(&a.failOn, "fail-on", "", "exit 1 when any unsuppressed finding is at or above this severity (low, medium, high, critical)")
+	fs.StringVarP(&a.out, "output", "o", "", "write to `FILE` instead of stdout (atomically)")
+	fs.StringVar(&a.failUnder, "fail-under", "", "exit 1 when the score is below `N` (0-100)")
+	fs.StringVar(&a.failOn, "fail-on", "", "exit 1 when any unsuppressed finding is at or above `SEVERITY` (low, medium, high, critical)")
 	fs.BoolVar(&a.rules, "rules", false, "list every rule with its category, severity and weight, and exit")
 	fs.BoolVar(&a.noRedact, "no-redact", false, "show evidence without masking secrets")
-	fs.StringVar(&a.ignore, "ignore", "", "suppression file (default: "+analyze.DefaultSuppressionFile+" in the current directory, if present)")
-	fs.StringVar(&a.hermesHome, "hermes-home", "", "Hermes home for offline ghost evidence (cron/jobs.json, written files) and its config.yaml")
-	fs.StringVar(&a.hermesConf, "hermes-config", "", "Hermes config.yaml whose tool_loop_guardrails are replayed (default: $HERMES_HOME/config.yaml, else ~/.hermes/config.yaml, if present)")
+	fs.StringVar(&a.ignore, "ignore", "", "suppression `FILE` (default: "+analyze.DefaultSuppressionFile+" in the current directory, if present)")
+	fs.StringVar(&a.hermesHome, "hermes-home", "", "Hermes home `DIR` for offline ghost evidence (cron/jobs.json, written files) and its config.yaml")
+	fs.StringVar(&a.hermesConf, "hermes-config", "", "Hermes config `FILE` whose tool_loop_guardrails are replayed (default: $HERMES_HOME/config.yaml, else ~/.hermes/config.yaml, if present)")
 	fs.StringArrayVar(&a.graces, "grace", nil, "grace period for one tool, as tool=duration (e.g. terminal=30m); repeatable")
+	fs.IntVar(&a.agencyTools, "agency-tools", owasp.DefaultOptions.AgencyTools, "ASI11 (community extension): flag a session that changes state through more than `N` distinct tools")
+	fs.IntVar(&a.agencyTargets, "agency-targets", owasp.DefaultOptions.AgencyTargets, "ASI11 (community extension): flag a session that changes more than `N` distinct targets (files, hosts, jobs)")
 	fs.StringVar(&a.color, "color", "auto", "colour in the table format: auto (only on a terminal), always or never")
 }
 
@@ -142,7 +147,11 @@ func runAudit(e *env, c *command, args []string, posture bool) error {
 	if err != nil {
 		return err
 	}
+	if a.agencyTools < 1 || a.agencyTargets < 1 {
+		return usagef("--agency-tools and --agency-targets must be at least 1")
+	}
 	opts := analyze.AuditOptions{Now: now, Filter: filter, Grace: grace, HermesHome: a.hermesHome,
+		Rules:    owasp.Options{AgencyTools: a.agencyTools, AgencyTargets: a.agencyTargets},
 		NoRedact: a.noRedact, Tool: analyze.ToolInfo{Name: "ledger-audit", Version: version}}
 	if opts.Loops, err = a.loopConfig(e); err != nil {
 		return err

@@ -199,6 +199,7 @@ func TestAuditExitCodes(t *testing.T) {
 		{"bad format", []string{"audit", "--format", "xml2", auditWeek}, 2, "--format"},
 		{"no ledger", []string{"audit"}, 2, "no ledger"},
 		{"bad --grace", []string{"audit", "--grace", "terminal", auditWeek}, 2, "--grace"},
+		{"agency bound below 1", []string{"audit", "--agency-targets", "0", auditWeek}, 2, "--agency"},
 		{"missing --hermes-config", []string{"audit", "--hermes-config", "/nonexistent/config.yaml", auditWeek}, 2, "config.yaml"},
 	}
 	for _, tc := range cases {
@@ -351,5 +352,30 @@ func TestAuditOutputFile(t *testing.T) {
 	}
 	if st, _ := os.Stat(out); st.Mode().Perm() != 0o600 {
 		t.Errorf("report mode %v, want 0600", st.Mode().Perm())
+	}
+}
+
+// The ASI11 bound is configurable; a tight one flags the busiest sessions,
+// always labelled as the community extension.
+func TestAuditAgencyBound(t *testing.T) {
+	js, errOut, code := auditCLI(t, "posture", "--now", auditNow, "--format", "json", "--agency-targets", "5", auditWeek)
+	if code != 0 {
+		t.Fatalf("exit %d %q", code, errOut)
+	}
+	var res analyze.Result
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range res.Findings {
+		if f.RuleID == "ASI11-EXCESSIVE-AGENCY" {
+			n++
+			if !strings.Contains(f.Title, "community extension") || !strings.Contains(f.Message, "bounds 8 tools, 5 targets") {
+				t.Errorf("finding %q / %q", f.Title, f.Message)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no ASI11 finding with a 5-target bound")
 	}
 }

@@ -14,8 +14,8 @@ import (
 
 // captureDeadline is the hard bound on one hook invocation: if stdin never
 // closes or the disk hangs, the process gives up (logged) and exits 0, so
-// the agent is never held up longer than this.
-const captureDeadline = 4 * time.Second
+// the agent is never held up longer than this. Tests shorten it.
+var captureDeadline = 4 * time.Second
 
 // captureExit ends the process when the deadline passes. Tests replace it.
 var captureExit = func() { os.Exit(exitOK) }
@@ -57,8 +57,9 @@ func runCapture(e *env, c *command, args []string) error {
 	}
 	if !cfg.Stream {
 		cfg.ExitAfter = true
-		t := time.AfterFunc(captureDeadline, func() {
-			capture.LogError(filepath.Dir(cfg.DB), cfg.Client, "", fmt.Errorf("gave up after %s (stdin still open or ledger stuck)", captureDeadline), time.Now())
+		limit := captureDeadline
+		t := time.AfterFunc(limit, func() {
+			capture.LogError(filepath.Dir(cfg.DB), cfg.Client, "", fmt.Errorf("gave up after %s (stdin still open or ledger stuck)", limit), time.Now())
 			captureExit()
 		})
 		defer t.Stop()

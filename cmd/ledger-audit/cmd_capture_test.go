@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ledger-audit/ledger-audit/ledger"
 )
@@ -122,6 +124,28 @@ func TestCaptureCLIBadPayloadIsSilent(t *testing.T) {
 		t.Fatalf("exit %d, out %q, err %q", code, out, errOut)
 	}
 	if log, _ := os.ReadFile(filepath.Join(dir, "ledger-audit-errors.log")); !strings.Contains(string(log), "not valid JSON") {
+		t.Fatalf("side log: %q", log)
+	}
+}
+
+// A hook whose stdin never closes must not hang the agent: the watchdog
+// logs and ends the process (here: unblocks the read) at the deadline.
+func TestCaptureCLIWatchdog(t *testing.T) {
+	dir := t.TempDir()
+	pr, pw := io.Pipe()
+	oldDeadline, oldExit := captureDeadline, captureExit
+	fired := make(chan struct{})
+	captureDeadline = 50 * time.Millisecond
+	captureExit = func() { close(fired); pw.Close() }
+	defer func() { captureDeadline, captureExit = oldDeadline, oldExit }()
+	var out, errb bytes.Buffer
+	code := runEnv(&env{stdin: pr, stdout: &out, stderr: &errb, getenv: func(string) string { return "" }},
+		[]string{"capture", "--client", "generic", "--db", filepath.Join(dir, "l.db")})
+	<-fired
+	if code != 0 || out.Len() != 0 {
+		t.Fatalf("exit %d, out %q", code, out.String())
+	}
+	if log, _ := os.ReadFile(filepath.Join(dir, "ledger-audit-errors.log")); !strings.Contains(string(log), "gave up after 50ms") {
 		t.Fatalf("side log: %q", log)
 	}
 }

@@ -87,7 +87,7 @@ func init() {
 				return fmt.Errorf("%s: %v", *home, err)
 			}
 		}
-		v, err := ledger.Verify(*out, nil)
+		v, err := ledger.Head(*out)
 		if err != nil {
 			return err
 		}
@@ -117,6 +117,11 @@ func rollbackJournal(path string) error {
 // renames it into place only when gen succeeded, so a failed or
 // interrupted run never leaves a half-written ledger at path.
 func writeLedgerFile(path string, gen func(tmp string) error) error {
+	// Renaming over a device or a pipe (-o /dev/null as root) would replace
+	// it with a regular file.
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file; a ledger must be written to a file", path)
+	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("%s: directory %s does not exist", path, dir)

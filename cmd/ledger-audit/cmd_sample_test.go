@@ -94,6 +94,8 @@ func TestSampleUsage(t *testing.T) {
 		{[]string{"sample", "nope", "-o", filepath.Join(dir, "n.db")}, `unknown sample "nope"`},
 		{[]string{"sample", "synth", "--sessions", "0", "-o", filepath.Join(dir, "z.db")}, "--sessions >= 1"},
 		{[]string{"sample", "synth", "-o", filepath.Join(dir, "missing", "z.db")}, "does not exist"},
+		{[]string{"sample", "synth", "--force", "-o", os.DevNull}, "not a regular file"},
+		{[]string{"sample", "synth", "--force", "-o", dir}, "not a regular file"},
 	} {
 		_, errOut, code := runArgs(t, tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

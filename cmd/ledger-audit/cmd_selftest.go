@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -52,7 +54,9 @@ func runSelftest(e *env, c *command, args []string) error {
 		{"context injection (session-scoped, reported once)", checkContext},
 		{"only state-changing tools recorded", checkMutatingOnly},
 		{"fail open on bad input", checkFailOpen},
+		{"enforce mode refuses a destructive call", checkEnforce},
 		{"installed Hermes plugin matches the schema", func(string) (string, error) { return checkHermesPlugin(e, *hermesHome) }},
+		{"installed Hermes plugin writes a readable ledger", func(dir string) (string, error) { return checkHermesPluginRuns(e, *hermesHome, dir) }},
 		{"policy configuration next to the ledgers", func(string) (string, error) { return checkPolicyConfig(e) }},
 	}
 	var pass, fail, skip int
@@ -290,22 +294,123 @@ func checkFailOpen(dir string) (string, error) {
 	return "", nil
 }
 
-// checkHermesPlugin compares an installed plugin's schema copy with ours:
-// a plugin from another release would write rows this binary misreads.
-func checkHermesPlugin(e *env, home string) (string, error) {
+func checkEnforce(dir string) (string, error) {
+	p := newProbe(dir, capture.ClaudeCode)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, capture.ModeFile), []byte("enforce\n"), 0o600); err != nil {
+		return "", err
+	}
+	out, err := p.send(cc("PreToolUse", "s", "Bash", "x", `{"tool_input":{"command":"sh -c 'rm -rf /'"}}`))
+	if err != nil {
+		return "", err
+	}
+	if !strings.Contains(out, `"permissionDecision":"deny"`) {
+		return "", fmt.Errorf("want a permissionDecision deny, got %q", out)
+	}
+	if out, err = p.send(cc("PreToolUse", "s", "Bash", "y", `{"tool_input":{"command":"rm -rf ./build"}}`)); err != nil || out != "" {
+		return "", fmt.Errorf("an everyday command was refused: %q %v", out, err)
+	}
+	calls, err := p.calls()
+	if err != nil {
+		return "", err
+	}
+	if len(calls) != 2 || calls[0].Status != ledger.StatusBlocked || calls[0].PolicyRule == "" {
+		return "", fmt.Errorf("want the refused call recorded as blocked with its rule, got %s", statuses(calls))
+	}
+	return "", nil
+}
+
+// pluginDir finds the installed Hermes plugin, or says why there is none.
+func pluginDir(e *env, home string) (string, string) {
 	if home == "" {
 		home = e.getenv("HERMES_HOME")
 	}
 	if home == "" {
 		h := e.getenv("HOME")
 		if h == "" {
-			return "no home directory to look in", nil
+			return "", "no home directory to look in"
 		}
 		home = filepath.Join(h, ".hermes")
 	}
 	dir := filepath.Join(home, "plugins", "ledger-audit")
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		return "no plugin installed at " + dir, nil
+		return "", "no plugin installed at " + dir
+	}
+	return dir, ""
+}
+
+// pluginSmoke loads the plugin the way Hermes does and runs one tool call
+// through its hooks; the ledger path comes from LEDGER_AUDIT_DB.
+const pluginSmoke = `import importlib.util, json, os, sys
+d = sys.argv[1]
+spec = importlib.util.spec_from_file_location("ledger_audit_plugin", os.path.join(d, "__init__.py"), submodule_search_locations=[d])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+hooks = {}
+class Ctx:
+    def register_hook(self, name, fn):
+        hooks[name] = fn
+m.register(Ctx())
+hooks["on_session_start"](session_id="selftest", model="m", platform="cli", extra_kwarg=1)
+hooks["pre_tool_call"](tool_name="write_file", args={"path": "/selftest"}, task_id="t", session_id="selftest", tool_call_id="c1", turn_id="1")
+hooks["post_tool_call"](tool_name="write_file", args={}, result='{"ok": true}', task_id="t", session_id="selftest", tool_call_id="c1", turn_id="1", duration_ms=1, status="ok")
+print(json.dumps(sorted(hooks)))
+`
+
+// checkHermesPluginRuns runs the installed plugin under python3 against a
+// temporary ledger and reads the result back with this binary.
+func checkHermesPluginRuns(e *env, home, dir string) (string, error) {
+	pd, why := pluginDir(e, home)
+	if pd == "" {
+		return why, nil
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return "python3 not found", nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	db := filepath.Join(dir, "ledger.db")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "-c", pluginSmoke, pd)
+	cmd.Env = append(os.Environ(), "LEDGER_AUDIT_DB="+db, "PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("python3 could not load the plugin: %v: %s", err, oneLine(string(out)))
+	}
+	if !strings.Contains(string(out), `["on_session_start", "post_tool_call", "pre_llm_call", "pre_tool_call"]`) {
+		return "", fmt.Errorf("the plugin registered %s", strings.TrimSpace(string(out)))
+	}
+	calls, err := (&probe{db: db}).calls()
+	if err != nil {
+		return "", err
+	}
+	if len(calls) != 1 || calls[0].Status != ledger.StatusConfirmed || calls[0].Source != "hermes" {
+		if log, _ := os.ReadFile(filepath.Join(dir, capture.ErrorLog)); len(log) > 0 {
+			return "", fmt.Errorf("the plugin recorded %s; its side log says: %s", statuses(calls), oneLine(string(log)))
+		}
+		return "", fmt.Errorf("the plugin recorded %s, want one confirmed write_file", statuses(calls))
+	}
+	v, err := ledger.Verify(db, nil)
+	if err != nil {
+		return "", err
+	}
+	if !v.OK() {
+		return "", fmt.Errorf("the plugin's hash chain does not verify: %s", v.Break)
+	}
+	return "", nil
+}
+
+// checkHermesPlugin compares an installed plugin's schema copy with ours:
+// a plugin from another release would write rows this binary misreads.
+func checkHermesPlugin(e *env, home string) (string, error) {
+	dir, why := pluginDir(e, home)
+	if dir == "" {
+		return why, nil
 	}
 	for _, f := range []string{"plugin.yaml", "__init__.py"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {

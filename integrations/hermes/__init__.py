@@ -42,7 +42,7 @@ MAX_DIGEST_CHARS = 300
 BUSY_TIMEOUT_S = 1.5
 DECIDE_TIMEOUT_S = 2.0
 ERROR_LOG = "ledger-audit-errors.log"
-REPLAY_MAX_LISTED = 10
+MAX_LISTED = 10
 
 # Grace periods in seconds, as ledger.GraceFor.
 DEFAULT_GRACE = 2 * 60
@@ -433,8 +433,8 @@ def _context_text(ghosts, now):
     else:
         lines = ["[ledger-audit] %d tool calls in this session were issued but never confirmed; they may not have taken effect:" % len(ghosts)]
     for i, g in enumerate(ghosts):
-        if i == REPLAY_MAX_LISTED:
-            lines.append("- ... and %d more" % (len(ghosts) - REPLAY_MAX_LISTED))
+        if i == MAX_LISTED:
+            lines.append("- ... and %d more" % (len(ghosts) - MAX_LISTED))
             break
         line = "- %s at %sZ" % (g["tool"], g["ts"][:19])
         if g["call_id"]:
@@ -583,9 +583,53 @@ def on_session_start(session_id=None, model=None, platform=None, task_id=None, *
         if not session:
             return None
         with _lock:
-            _write(lambda conn: _insert(conn, {"kind": "session_start", "session_id": session}))
+            # model and platform tell the loop replay whether the session
+            # was interactive (cli) or unattended (gateway, cron), which
+            # decides whether Hermes' guardrail would have hard-stopped.
+            info = {k: v for k, v in (("model", model), ("platform", platform)) if v}
+            _write(lambda conn: _insert(conn, {"kind": "session_start", "session_id": session,
+                                               "args_json": _canonical(info) if info else ""}))
     except Exception as exc:
         _log("on_session_start", exc)
+    return None
+
+
+def _first_int(d, *keys):
+    for k in keys:
+        v = d.get(k) if isinstance(d, dict) else None
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, (int, float)):
+            return int(v)
+    return None
+
+
+def post_llm_call(session_id=None, task_id=None, turn_id=None, model=None, usage=None, **kwargs):
+    """Records one model call with its token usage, for loop waste accounting.
+
+    FACTS.md documents pre_llm_call only; Hermes versions that also fire a
+    post-call hook pass usage under differing names, so every known
+    spelling is tried and a call without usage is still counted.
+    """
+    try:
+        session = _session(session_id, task_id)
+        if not session:
+            return None
+        u = usage if isinstance(usage, dict) else kwargs
+        tin = _first_int(u, "input_tokens", "prompt_tokens", "tokens_in")
+        tout = _first_int(u, "output_tokens", "completion_tokens", "tokens_out")
+        cache = _first_int(u, "cache_read_input_tokens", "cached_tokens", "cache_read_tokens", "tokens_cache_read")
+        dur = _first_int(kwargs, "duration_ms", "latency_ms")
+        info = {"model": model} if model else {}
+        if kwargs.get("role"):
+            info["role"] = str(kwargs["role"])
+        row = {"kind": "llm_call", "session_id": session, "turn_id": _text(turn_id),
+               "args_json": _canonical(info) if info else "",
+               "tokens_in": tin, "tokens_out": tout, "tokens_cache_read": cache, "duration_ms": dur}
+        with _lock:
+            _write(lambda conn: _insert(conn, row))
+    except Exception as exc:
+        _log("post_llm_call", exc)
     return None
 
 
@@ -594,3 +638,9 @@ def register(ctx):
     ctx.register_hook("post_tool_call", post_tool_call)
     ctx.register_hook("pre_llm_call", pre_llm_call)
     ctx.register_hook("on_session_start", on_session_start)
+    # Not every Hermes version knows this hook; an unknown name must not
+    # stop the four that matter from working.
+    try:
+        ctx.register_hook("post_llm_call", post_llm_call)
+    except Exception as exc:
+        _log("register", exc)

@@ -113,7 +113,8 @@ func (k *Checker) exfilChain(s *session, v *view, hits []policy.Hit) []finding.F
 			s.archives.put(a.out, markOf(v.c, excerpt(a.text, excerptRunes), a.out))
 		}
 	}
-	if !f.sends() && !hasTag(hits, "network-send") {
+	f.addTaggedSends(hits)
+	if !f.sends() {
 		return nil
 	}
 	for _, snd := range f.sendOps {

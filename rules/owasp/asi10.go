@@ -11,6 +11,7 @@ import (
 	"github.com/ledger-audit/ledger-audit/finding"
 	"github.com/ledger-audit/ledger-audit/ledger"
 	"github.com/ledger-audit/ledger-audit/rules/policy"
+	"github.com/ledger-audit/ledger-audit/rules/shell"
 )
 
 // ASI10 Rogue Agents: an agent acting beyond, or against, its mandate.
@@ -57,7 +58,6 @@ func (k *Checker) asi10(s *session, v *view, hits []policy.Hit) []finding.Findin
 	var out []finding.Finding
 	k.rate(s, v)
 	out = append(out, k.fanOut(s, v)...)
-	out = append(out, k.secretExfil(s, v, hits)...)
 	out = append(out, k.selfReplication(v)...)
 	out = append(out, k.pathRules(s, v, hits)...)
 	return out
@@ -182,9 +182,19 @@ func (k *Checker) selfReplication(v *view) []finding.Finding {
 		if action != "" && action != "create" && action != "add" && action != "update" {
 			return nil
 		}
-		text := v.args.str("prompt", "command", "script", "task")
-		if selfPropagation.MatchString(text) || mentionsAgentCLI(text) {
+		// A prompt is natural language: only an instruction to schedule or
+		// spawn more counts. A command job is shell: it counts when it
+		// runs an agent CLI.
+		if selfPropagation.MatchString(v.args.str("prompt", "task")) {
 			why = "a scheduled job whose prompt schedules or spawns further agents"
+		}
+		if cmd := v.args.str("command", "script"); cmd != "" {
+			cmds, _ := shell.Parse(cmd, nil)
+			for _, c := range cmds {
+				if agentCLIs[c.Name] {
+					why = "a scheduled job that runs the agent CLI " + c.Name
+				}
+			}
 		}
 	case isDelegation(v.c.Tool):
 		text := v.args.str("goal", "task", "prompt", "context")

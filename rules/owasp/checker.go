@@ -121,7 +121,9 @@ func (k *Checker) session(c *ledger.Call) *session {
 func (k *Checker) Observe(c *ledger.Call, hits []policy.Hit) []finding.Finding {
 	s := k.session(c)
 	v := newView(c, s)
-	var out []finding.Finding
+	// The taint chain runs first: a send it claims (a secret leaving) is
+	// not reported again as a plain archive exfiltration chain.
+	out := k.secretExfil(s, v, hits)
 	out = append(out, k.asi02(s, v, hits)...)
 	out = append(out, k.asi05(v)...)
 	out = append(out, k.asi08(s, v)...)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ledger-audit/ledger-audit/rules/policy"
 	"github.com/ledger-audit/ledger-audit/rules/shell"
 )
 
@@ -20,6 +21,7 @@ type cmdFacts struct {
 	sendOps     []sendOp
 	agentLaunch string   // why this call starts an agent out of band, or ""
 	assigned    []string // variables this call (re)defined
+	tagged      bool     // addTaggedSends ran
 }
 
 type archiveOp struct {
@@ -36,6 +38,41 @@ type sendOp struct {
 }
 
 func (f *cmdFacts) sends() bool { return len(f.sendOps) > 0 }
+
+// addTaggedSends adds the sends the policy packs found (hits tagged
+// "network-send") that sendOf does not know, so the chain rules follow
+// every program the packs treat as an upload. It only fills a gap (no
+// send recognised at all), and skips programs that merely read, because a
+// hit's Matched text may start with the head of a pipeline ("cat f |
+// curl ..."). Idempotent.
+func (f *cmdFacts) addTaggedSends(hits []policy.Hit) {
+	if f.tagged {
+		return
+	}
+	f.tagged = true
+	if len(f.sendOps) > 0 {
+		return
+	}
+	for _, h := range hits {
+		if !hasTag([]policy.Hit{h}, "network-send") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimSpace(h.Matched), " ")
+		for i := range f.cmds {
+			c := &f.cmds[i]
+			if c.Name != name || readers[c.Name] || sendIndex(f, c) >= 0 {
+				continue
+			}
+			snd := sendOp{name: c.Name, text: c.Text, cmd: c}
+			for _, o := range operands(c.Args) {
+				if !strings.Contains(o, "://") {
+					snd.files = append(snd.files, shell.CleanPath(o))
+				}
+			}
+			f.sendOps = append(f.sendOps, snd)
+		}
+	}
+}
 
 // facts parses the call's command once, in the session's shell state (so
 // variables and aliases from earlier calls resolve), and derives the

@@ -126,6 +126,7 @@ func (k *Checker) secretExfil(s *session, v *view, hits []policy.Hit) []finding.
 	if f == nil {
 		return nil
 	}
+	f.addTaggedSends(hits)
 	credHit := hasTag(hits, "credential-read")
 	var out []finding.Finding
 	var substOrigin *mark

@@ -156,3 +156,25 @@ func TestNotBlocked(t *testing.T) {
 		}
 	}
 }
+
+// An Engine is shared by concurrent hooks: checks must not interfere.
+func TestConcurrentChecks(t *testing.T) {
+	e := defaultEngine(t)
+	done := make(chan string)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var bad string
+			for i := 0; i < 25; i++ {
+				if e.CheckCommand(`bash -c "rm -rf /"`).Decision != "block" || e.CheckCommand("rm -rf dist").Decision != "allow" {
+					bad = "wrong decision under concurrency"
+				}
+			}
+			done <- bad
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if msg := <-done; msg != "" {
+			t.Fatal(msg)
+		}
+	}
+}

@@ -72,6 +72,11 @@ func (r *Replay) Evaluate(c *ledger.Call) Decision {
 		ss = &sessionState{sh: shell.NewState()}
 		r.state[c.SessionID] = ss
 	}
+	if c.Cwd != "" {
+		// The client's own record of where the call ran wins over what
+		// earlier "cd"s suggested.
+		ss.sh.Cwd = c.Cwd
+	}
 	return r.engine.evaluate(ss.sh, c.Tool, c.Args)
 }
 

@@ -81,6 +81,15 @@ func (v *cmdView) np(p string) string {
 		return n
 	}
 	n := normPath(p)
+	if d := v.c.Dir; d != "" && !strings.HasPrefix(n, "/") && !strings.HasPrefix(n, "~") && !shell.Unknown(n) {
+		// A relative path under a known root, home or top-level system
+		// directory ("cd / && rm -rf usr") names that place. Deeper
+		// directories (a project) keep relative paths relative: there
+		// "build" is the project's build output.
+		if nd := normPath(d); nd == "/" || nd == "~" || (strings.Count(nd, "/") == 1 && strings.HasPrefix(nd, "/") && nd != "/tmp") {
+			n = normPath(nd + "/" + n)
+		}
+	}
 	v.norm[p] = n
 	return n
 }
@@ -226,6 +235,17 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 	if len(m.StdinFrom) > 0 && !sourcesMatch(c.Stdin, m.StdinFrom) {
 		return res, false
 	}
+	if m.stdinRe != nil {
+		ok := false
+		for _, src := range c.Stdin {
+			if m.stdinRe.MatchString(src.Text) {
+				ok = true
+			}
+		}
+		if !ok {
+			return res, false
+		}
+	}
 	if len(m.targets) > 0 {
 		ok, suspect := m.targetHit(v)
 		if !ok {
@@ -352,7 +372,25 @@ func readPaths(v *cmdView, from string) []string {
 			pos = pos[:len(pos)-1]
 		}
 	}
-	for _, a := range pos {
+	skip := map[int]bool{}
+	switch v.c.Name {
+	case "scp", "sftp", "ssh", "rsync":
+		// -i KEY is the identity the tool authenticates with, not data
+		// it reads out.
+		for i, a := range v.c.Args {
+			if a == "-i" || a == "-F" || a == "-o" || a == "-e" || a == "-J" || a == "-S" {
+				skip[i+1] = true
+			}
+		}
+	}
+	for k, a := range pos {
+		if k < len(v.posIx) && skip[v.posIx[k]] {
+			continue
+		}
+		if strings.Contains(a, "://") {
+			// A URL, not a local path.
+			continue
+		}
 		out = append(out, strings.TrimPrefix(a, "@"))
 		if i := strings.Index(a, "=@"); i >= 0 {
 			out = append(out, a[i+2:])

@@ -77,6 +77,7 @@ type Matcher struct {
 	Writes     []string `yaml:"writes"`
 	CodeFrom   []string `yaml:"code_from"`
 	StdinFrom  []string `yaml:"stdin_from"`
+	StdinRe    string   `yaml:"stdin_regex"`
 	NotVia     []string `yaml:"not_via"`
 	// ReadFrom limits reads to "args" or "stdin" ("<" redirects); both
 	// by default.
@@ -89,10 +90,10 @@ type Matcher struct {
 	Access    string   `yaml:"access"`
 	ContentRe string   `yaml:"content_regex"`
 
-	argsRe, argsNotRe, textRe, contentRe  *regexp.Regexp
-	targets, except, reads, writes, paths []*glob
-	programs, subcmd                      []*glob
-	argsAny, argsNone, via, notVia        []*glob
+	argsRe, argsNotRe, textRe, contentRe, stdinRe *regexp.Regexp
+	targets, except, reads, writes, paths         []*glob
+	programs, subcmd                              []*glob
+	argsAny, argsNone, via, notVia                []*glob
 }
 
 //go:embed packs/*.yaml
@@ -320,6 +321,9 @@ func (m *Matcher) compile() error {
 	if m.contentRe, err = re(m.ContentRe); err != nil {
 		return err
 	}
+	if m.stdinRe, err = re(m.StdinRe); err != nil {
+		return err
+	}
 	for _, g := range []struct {
 		src []string
 		dst *[]*glob
@@ -367,20 +371,7 @@ func (m *Matcher) compile() error {
 func (m *Matcher) Empty() bool {
 	return len(m.Programs)+len(m.Subcommand)+len(m.FlagsAny)+len(m.FlagsAll)+len(m.ArgsAny)+
 		len(m.Targets)+len(m.Reads)+len(m.Writes)+len(m.CodeFrom)+len(m.StdinFrom)+len(m.Notes)+len(m.Via)+len(m.Paths) == 0 &&
-		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == ""
-}
-
-// packName is the name used in hits.
-func (p *Pack) packName() string { return p.Name }
-
-// ruleByID finds a rule.
-func (p *Pack) ruleByID(id string) *Rule {
-	for _, r := range p.Rules {
-		if r.ID == id {
-			return r
-		}
-	}
-	return nil
+		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == "" && m.StdinRe == ""
 }
 
 func baseOf(s string) string { return path.Base(s) }

@@ -130,6 +130,43 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				w.st.setVar(k, v)
 			}
 		}
+	case "cd", "pushd":
+		w.chdir(args.fields)
+	case "printf":
+		// printf -v NAME FORMAT ARGS assigns instead of printing.
+		if len(args.fields) >= 3 && args.fields[0] == "-v" && validName(args.fields[1]) {
+			if out, ok := staticOut("printf", args.fields[2:], stdinInfo{}, w.st); ok {
+				w.st.setVar(args.fields[1], out)
+			} else {
+				w.st.setVar(args.fields[1], unkOpen+args.fields[1]+unkClose)
+			}
+		}
+	case "read":
+		var names []string
+		for i := 0; i < len(args.fields); i++ {
+			a := args.fields[i]
+			switch {
+			case a == "-d" || a == "-p" || a == "-t" || a == "-n" || a == "-N" || a == "-u" || a == "-a":
+				i++
+			case strings.HasPrefix(a, "-"):
+			case validName(a):
+				names = append(names, a)
+			}
+		}
+		words := strings.Fields(strings.SplitN(in.content, "\n", 2)[0])
+		for i, n := range names {
+			v := unkOpen + n + unkClose
+			if in.known {
+				v = ""
+				if i < len(words) {
+					v = words[i]
+					if i == len(names)-1 {
+						v = strings.Join(words[i:], " ")
+					}
+				}
+			}
+			w.st.setVar(n, v)
+		}
 	case "set":
 		for i, a := range args.fields {
 			if a == "--" {
@@ -166,6 +203,7 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	args := r.drop(1)
 	cmd := Command{
+		Dir:  w.st.Cwd,
 		Name: base, Program: r.fields[0], Args: append([]string(nil), args.fields...), Text: r.text,
 		Via: append([]string(nil), c.via...), Redirects: r.redirects,
 		PipeIndex: c.pipeIdx, PipeLen: max(c.pipeLen, 1), PipeID: c.pipeID,
@@ -253,6 +291,8 @@ func Interpreter(name string) string {
 		return "lua"
 	case name == "osascript":
 		return "applescript"
+	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk" || name == "busybox-awk":
+		return "awk"
 	case name == "Rscript":
 		return "r"
 	}
@@ -300,6 +340,29 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	case name == "ssh":
 		if rest := sshRemote(args.fields); rest != "" {
 			w.sub(rest, c.with("ssh"), nil)
+		}
+	case name == "pwsh" || name == "powershell" || name == "powershell.exe" || name == "pwsh.exe":
+		for i := 0; i+1 < len(args.fields); i++ {
+			switch strings.ToLower(args.fields[i]) {
+			case "-c", "-command", "/c":
+				// PowerShell pipelines ("iwr URL | iex") read like sh.
+				w.sub(strings.Join(args.fields[i+1:], " "), c.with(name+" -c"), nil)
+				return
+			case "-e", "-ec", "-enc", "-encodedcommand":
+				if s, ok := decodeUTF16B64(args.fields[i+1]); ok {
+					w.sub(s, c.with(name+" -enc"), nil)
+				}
+				return
+			}
+		}
+	case name == "tmux":
+		if rest := tmuxCommand(args.fields); rest != "" {
+			w.sub(rest, c.with("tmux"), nil)
+		}
+	case name == "screen":
+		if rest := skipOpts(args.fields, "S", "c", "L", "Logfile", "p", "X", "h", "T"); len(rest) > 0 {
+			nr := newRaw(rest)
+			w.emit(nr, c.with("screen"), stdinInfo{})
 		}
 	case name == "watch":
 		if rest := skipOpts(args.fields, "n", "d", "x", "q", "s"); len(rest) > 0 {
@@ -483,6 +546,25 @@ func shebangLang(content, p string) string {
 
 func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in stdinInfo) {
 	f := args.fields
+	if lang == "awk" {
+		// awk [-F fs] [-v a=b] 'program' file...; -f progfile.
+		for i := 0; i < len(f); i++ {
+			a := f[i]
+			switch {
+			case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator":
+				i++
+			case a == "-f" || a == "--file":
+				return
+			case strings.HasPrefix(a, "-") && len(a) > 1:
+			default:
+				for _, s := range extractCode("awk", a) {
+					w.codeItem(s, c.with(cmd.Name))
+				}
+				return
+			}
+		}
+		return
+	}
 	codeFlags := map[string]bool{}
 	argFlags := map[string]bool{}
 	switch lang {
@@ -724,4 +806,64 @@ func skipOpts(f []string, withArg ...string) []string {
 		}
 	}
 	return nil
+}
+
+// chdir follows "cd DIR" when DIR is known; anything else forgets the
+// directory rather than guess.
+func (w *walker) chdir(args []string) {
+	var dir string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			dir = a
+			break
+		}
+	}
+	switch {
+	case dir == "" || dir == "~":
+		w.st.Cwd = "~"
+	case dir == "-" || Unknown(dir):
+		w.st.Cwd = ""
+	case strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, "~"):
+		w.st.Cwd = CleanPath(dir)
+	case w.st.Cwd != "":
+		w.st.Cwd = CleanPath(w.st.Cwd + "/" + dir)
+	}
+}
+
+// tmuxCommand is the shell command a tmux invocation starts or types.
+func tmuxCommand(f []string) string {
+	if len(f) == 0 {
+		return ""
+	}
+	switch f[0] {
+	case "new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane", "run-shell", "run":
+		rest := skipOpts(f[1:], "s", "n", "t", "c", "x", "y", "e", "F", "l", "p", "b")
+		return strings.Join(rest, " ")
+	case "send-keys", "send":
+		var keys []string
+		for _, a := range skipOpts(f[1:], "t", "N") {
+			if a == "Enter" || a == "C-m" || a == "KPEnter" {
+				keys = append(keys, "\n")
+				continue
+			}
+			keys = append(keys, a)
+		}
+		return strings.Join(keys, " ")
+	}
+	return ""
+}
+
+// decodeUTF16B64 decodes PowerShell's -EncodedCommand: base64 of
+// UTF-16LE text.
+func decodeUTF16B64(s string) (string, bool) {
+	raw, ok := decodeB64(s)
+	if !ok || len(raw)%2 != 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i+1 < len(raw); i += 2 {
+		r := rune(raw[i]) | rune(raw[i+1])<<8
+		b.WriteRune(r)
+	}
+	return b.String(), printable(b.String())
 }

@@ -162,6 +162,16 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, in stdinInfo) (string, bool) {
 		colon := &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: ":"}}}}}
 		return w.call(s, colon, c, in)
 	}
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok {
+		// "while read l; do ...; done < ~/.ssh/id_rsa": a compound
+		// command's redirections read and write like a command's.
+		for _, r := range s.Redirs {
+			if r.Op == syntax.RdrIn || r.Op == syntax.RdrOut || r.Op == syntax.AppOut {
+				w.stmt(&syntax.Stmt{Position: s.Position, Redirs: s.Redirs}, c, in)
+				break
+			}
+		}
+	}
 	switch x := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		return w.call(s, x, c, in)
@@ -506,6 +516,12 @@ func (e env) Get(name string) expand.Variable {
 			return strVar(v)
 		}
 		return strVar(" \t\n")
+	case "SHELL", "BASH":
+		// The login shell: whatever it is, it runs what it is fed.
+		if v, ok := st.Vars[name]; ok {
+			return strVar(v)
+		}
+		return strVar("/bin/sh")
 	case "TMPDIR", "TMP", "TEMP":
 		if v, ok := st.Vars[name]; ok {
 			return strVar(v)

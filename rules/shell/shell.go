@@ -58,6 +58,9 @@ type Command struct {
 	// "fork-bomb" (a function that spawns itself in the background or a
 	// pipe), "stdin-args" (xargs appended words it could not know).
 	Notes []string
+	// Dir is the working directory the command runs in when the session
+	// changed it to a known place ("cd / && rm -rf usr"), "" otherwise.
+	Dir string
 	// Wrappers are the wrapper programs removed to find Name, outermost
 	// first ("sudo", "env", "xargs", ...). Via also lists them.
 	Wrappers []string
@@ -134,7 +137,7 @@ func quote(s string) string {
 const (
 	unkOpen  = "\ue000"
 	unkClose = "\ue001"
-	// StdinMarker stands for words xargs would read from its input when
+	// stdinWord stands for words xargs would read from its input when
 	// that input is not known.
 	stdinWord = "\ue002stdin\ue003"
 )

@@ -17,8 +17,12 @@ type State struct {
 	Aliases map[string]string
 	Funcs   map[string]string // function name -> body source
 	Files   map[string]*File  // cleaned path -> what was written there
-	// touched records that something in the state was set by an earlier
-	// Parse, so commands relying on it are marked "cross-call".
+	// Cwd is the working directory as far as it is known: set by the
+	// caller from the ledger (Call.Cwd) and by "cd" with a known path.
+	Cwd string
+	// gen counts Parse calls; with origin it tells whether something
+	// was set by an earlier call, so commands relying on it are marked
+	// "cross-call".
 	gen int
 	// origin[name] is the Parse generation that set a variable, alias,
 	// function or file; when it is older than the current one, using it
@@ -68,6 +72,7 @@ func (s *State) Clone() *State {
 		c.origin[k] = v
 	}
 	c.gen = s.gen
+	c.Cwd = s.Cwd
 	return c
 }
 
