@@ -115,11 +115,11 @@ func (t *tableReporter) Render(out io.Writer, r *analyze.Result) error {
 		gt := t.newTable(w, "Class", "Issued", "Session", "Tool", "Row", "Arguments")
 		var fixed []int
 		for _, g := range r.Ghosts {
-			fixed = maxWidths(fixed, string(g.Class), timeText(g.IssuedAt), g.Session, g.Tool, strconv.FormatInt(g.Row, 10))
+			fixed = maxWidths(fixed, ghostClass(g), timeText(g.IssuedAt), g.Session, g.Tool, strconv.FormatInt(g.Row, 10))
 		}
 		ghostW := t.fitWidth(fixed)
 		for _, g := range r.Ghosts {
-			if err := gt.Append(string(g.Class), timeText(g.IssuedAt), g.Session, g.Tool, strconv.FormatInt(g.Row, 10), clip(oneLine(g.Args), ghostW)); err != nil {
+			if err := gt.Append(ghostClass(g), timeText(g.IssuedAt), g.Session, g.Tool, strconv.FormatInt(g.Row, 10), clip(oneLine(g.Args), ghostW)); err != nil {
 				return err
 			}
 		}
@@ -210,4 +210,13 @@ func (t *tableReporter) fitWidth(fixed []int) int {
 
 func secondsText(s float64) string {
 	return strconv.FormatFloat(s, 'f', 0, 64) + "s"
+}
+
+// ghostClass marks a ghost issued next to a context compaction: the most
+// likely cause of a swallowed turn, worth seeing without opening the JSON.
+func ghostClass(g analyze.Ghost) string {
+	if g.NearCompaction {
+		return string(g.Class) + " (compaction)"
+	}
+	return string(g.Class)
 }
