@@ -1,10 +1,13 @@
 package ledger
 
 import (
+	"crypto/sha256"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +19,12 @@ import (
 // Their seed corpora (testdata/fuzz/) run as ordinary tests; run them for
 // real with e.g.
 //
-//	go test -run '^$' -fuzz '^FuzzOpenLedger$' -fuzztime 5m ./ledger
+//	go test -run '^$' -fuzz '^FuzzOpenLedger$' -fuzztime 5m -fuzzminimizetime 3s ./ledger
+//
+// (A short minimize time matters: minimizing a 100 KB database at the
+// default 60 s per input looks like a hang.) With LEDGER_FUZZ_WATCHDOG=DIR,
+// FuzzOpenLedger saves any input that takes over 3 s, with every
+// goroutine's stack, into DIR: the reader must never hang on a file.
 
 // seedLedgerBytes is a small, valid ledger to mutate: the fuzzer finds far
 // more from a real B-tree than from random bytes.
@@ -129,6 +137,20 @@ func FuzzOpenLedger(f *testing.F) {
 		path := filepath.Join(t.TempDir(), "l.db")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
+		}
+		if wd := os.Getenv("LEDGER_FUZZ_WATCHDOG"); wd != "" {
+			done := make(chan struct{})
+			defer close(done)
+			go func() {
+				select {
+				case <-done:
+				case <-time.After(3 * time.Second):
+					os.WriteFile(filepath.Join(wd, fmt.Sprintf("slow-%x", sha256.Sum256(data))), data, 0o600)
+					buf := make([]byte, 1<<20)
+					n := runtime.Stack(buf, true)
+					os.WriteFile(filepath.Join(wd, fmt.Sprintf("stack-%x", sha256.Sum256(data))), buf[:n], 0o600)
+				}
+			}()
 		}
 		readAll(t, path)
 	})

@@ -3,6 +3,8 @@ package policy
 import (
 	"strings"
 	"testing"
+
+	"github.com/ledger-audit/ledger-audit/ledger"
 )
 
 // decide runs an example (calls split by " ;;; ") through the default
@@ -176,5 +178,33 @@ func TestConcurrentChecks(t *testing.T) {
 		if msg := <-done; msg != "" {
 			t.Fatal(msg)
 		}
+	}
+}
+
+// The working directory decides what a relative path names: a known root
+// or home makes "rm -rf usr" dangerous, a scratch directory makes
+// "rm -rf *" harmless, and the client's recorded cwd wins.
+func TestWorkingDirectory(t *testing.T) {
+	e := defaultEngine(t)
+	for ex, want := range map[string]string{
+		`cd / && rm -rf usr`:              "block",
+		`cd ~ ;;; rm -rf Documents`:       "block",
+		`cd /tmp && rm -rf ..`:            "block",
+		`cd build && rm -rf *`:            "allow",
+		`cd /tmp/work && rm -rf .`:        "allow",
+		`cd ~/projects/app && rm -rf src`: "allow",
+	} {
+		if d, _ := decide(t, e, ex); d.Decision != want {
+			t.Errorf("%q: want %s, got %s\n%s", ex, want, d.Decision, strings.Join(d.Explain(), "\n"))
+		}
+	}
+	rep := e.NewReplay()
+	home := ledger.Call{SessionID: "s", Tool: "terminal", Cwd: "/home/alice", Args: `{"command":"rm -rf Documents"}`}
+	if d := rep.Evaluate(&home); d.Decision != "block" {
+		t.Errorf("cwd /home/alice, rm -rf Documents: %s", d.Decision)
+	}
+	proj := ledger.Call{SessionID: "s", Tool: "terminal", Cwd: "/home/alice/app", Args: `{"command":"rm -rf src"}`}
+	if d := rep.Evaluate(&proj); d.Decision != "allow" {
+		t.Errorf("cwd /home/alice/app, rm -rf src: %s", d.Decision)
 	}
 }

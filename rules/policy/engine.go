@@ -75,7 +75,7 @@ func (r *Replay) Evaluate(c *ledger.Call) Decision {
 	if c.Cwd != "" {
 		// The client's own record of where the call ran wins over what
 		// earlier "cd"s suggested.
-		ss.sh.Cwd = c.Cwd
+		ss.sh.Cwd, ss.sh.CwdByCd = c.Cwd, false
 	}
 	return r.engine.evaluate(ss.sh, c.Tool, c.Args)
 }

@@ -86,12 +86,37 @@ func (v *cmdView) np(p string) string {
 		// directory ("cd / && rm -rf usr") names that place. Deeper
 		// directories (a project) keep relative paths relative: there
 		// "build" is the project's build output.
-		if nd := normPath(d); nd == "/" || nd == "~" || (strings.Count(nd, "/") == 1 && strings.HasPrefix(nd, "/") && nd != "/tmp") {
+		nd := normPath(d)
+		climbs := (n == ".." || strings.HasPrefix(n, "../")) && (strings.HasPrefix(nd, "/") || strings.HasPrefix(nd, "~"))
+		top := strings.Count(nd, "/") == 1 && (strings.HasPrefix(nd, "/") && nd != "/tmp" ||
+			// "cd ~/projects && rm -rf old-api": a directory directly in
+			// home that the agent went to itself is a container of
+			// projects, not one project's workspace.
+			v.c.DirByCd && strings.HasPrefix(nd, "~/"))
+		if climbs || nd == "/" || nd == "~" || top {
 			n = normPath(nd + "/" + n)
 		}
 	}
 	v.norm[p] = n
 	return n
+}
+
+// npRead is the path a command reads: a relative path is always taken
+// from the known working directory ("cd ~/.aws" then "cat credentials"),
+// since reading has no build-output exception to protect.
+func (v *cmdView) npRead(p string) string {
+	n := v.np(p)
+	d := v.c.Dir
+	if d == "" || strings.HasPrefix(n, "/") || strings.HasPrefix(n, "~") || shell.Unknown(n) {
+		return n
+	}
+	key := "\x00r" + p
+	if r, ok := v.norm[key]; ok {
+		return r
+	}
+	r := normPath(normPath(d) + "/" + n)
+	v.norm[key] = r
+	return r
 }
 
 // hasFlag checks an alternation "r|R|recursive".
@@ -317,6 +342,10 @@ func (m *Matcher) targetHit(v *cmdView) (hit, suspect bool) {
 		if anyGlob(m.except, np) {
 			continue
 		}
+		if d := v.c.Dir; d != "" && !strings.HasPrefix(np, "/") && !strings.HasPrefix(np, "~") && np != ".." && !strings.HasPrefix(np, "../") && anyGlob(m.except, normPath(d)) {
+			// "cd build && rm -rf *": relative to a scratch directory.
+			continue
+		}
 		if anyGlob(m.targets, np) {
 			return true, false
 		}
@@ -454,7 +483,7 @@ func (m *Matcher) readHit(v *cmdView) bool {
 		if p == "" || shell.Unknown(p) {
 			continue
 		}
-		np := v.np(p)
+		np := v.npRead(p)
 		if anyGlob(m.reads, np) && !anyGlob(m.except, np) {
 			return true
 		}

@@ -203,7 +203,7 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	args := r.drop(1)
 	cmd := Command{
-		Dir:  w.st.Cwd,
+		Dir: w.st.Cwd, DirByCd: w.st.CwdByCd && w.st.Cwd != "",
 		Name: base, Program: r.fields[0], Args: append([]string(nil), args.fields...), Text: r.text,
 		Via: append([]string(nil), c.via...), Redirects: r.redirects,
 		PipeIndex: c.pipeIdx, PipeLen: max(c.pipeLen, 1), PipeID: c.pipeID,
@@ -827,7 +827,12 @@ func (w *walker) chdir(args []string) {
 		w.st.Cwd = CleanPath(dir)
 	case w.st.Cwd != "":
 		w.st.Cwd = CleanPath(w.st.Cwd + "/" + dir)
+	default:
+		// Relative to somewhere unknown: keep the relative path, which
+		// still says what kind of directory this is ("build").
+		w.st.Cwd = CleanPath(dir)
 	}
+	w.st.CwdByCd = w.st.Cwd != ""
 }
 
 // tmuxCommand is the shell command a tmux invocation starts or types.

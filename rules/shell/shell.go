@@ -61,6 +61,9 @@ type Command struct {
 	// Dir is the working directory the command runs in when the session
 	// changed it to a known place ("cd / && rm -rf usr"), "" otherwise.
 	Dir string
+	// DirByCd says Dir was reached by a "cd" of the session, not
+	// reported by the client.
+	DirByCd bool
 	// Wrappers are the wrapper programs removed to find Name, outermost
 	// first ("sudo", "env", "xargs", ...). Via also lists them.
 	Wrappers []string

@@ -20,6 +20,9 @@ type State struct {
 	// Cwd is the working directory as far as it is known: set by the
 	// caller from the ledger (Call.Cwd) and by "cd" with a known path.
 	Cwd string
+	// CwdByCd is set when Cwd came from a "cd" in the session rather
+	// than from the client's record: the agent chose to go there.
+	CwdByCd bool
 	// gen counts Parse calls; with origin it tells whether something
 	// was set by an earlier call, so commands relying on it are marked
 	// "cross-call".
@@ -73,6 +76,7 @@ func (s *State) Clone() *State {
 	}
 	c.gen = s.gen
 	c.Cwd = s.Cwd
+	c.CwdByCd = s.CwdByCd
 	return c
 }
 
