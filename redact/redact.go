@@ -37,7 +37,7 @@ var patterns = []pattern{
 	{re: regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b`)},
 	{re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
 	{re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b`)}, // JWT
-	{re: regexp.MustCompile(`(?i)(https?://[^\s:/@]+:)([^\s@/]+)(@)`), keep: true},          // user:pass@host
+	{re: regexp.MustCompile(`(?i)(https?://[^\s:/@]+:)([^\s@/]+)(@)`), keep: true},             // user:pass@host
 }
 
 // String returns s with every recognised secret replaced by Mask.
