@@ -14,8 +14,8 @@ const Mask = "[REDACTED]"
 
 type pattern struct {
 	re *regexp.Regexp
-	// keep is the number of leading submatch groups kept verbatim (the
-	// label, e.g. "Authorization: Bearer "); the rest is masked.
+	// keep: group 1 (the label, e.g. "Authorization: Bearer ") and any
+	// groups after 2 are kept verbatim; only group 2, the value, is masked.
 	keep bool
 }
 
