@@ -12,21 +12,8 @@ func SchemaSQL() string { return schemaSQL }
 // engine so cross-call state (exported variables, scripts written then
 // run) survives the one-shot hook process; the bound keeps that cheap.
 func (w *Writer) RecentCalls(session string, n int) ([]Call, error) {
-	rows, err := w.db.Query(`SELECT * FROM (`+callSelect+` WHERE i.kind='issued' AND i.session_id=?
+	return w.queryCalls(`SELECT * FROM (`+callSelect+` WHERE i.kind='issued' AND i.session_id=?
 		ORDER BY i.id DESC LIMIT ?) ORDER BY 1`, session, n)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Call
-	for rows.Next() {
-		c, err := scanCall(rows, w.path)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *c)
-	}
-	return out, rows.Err()
 }
 
 // AppendWithOutcome writes an issued event and the outcome that closes it

@@ -239,9 +239,15 @@ func pair(tx *sql.Tx, e Event) (int64, error) {
 // OpenCalls lists the calls of one session that have no outcome yet, oldest
 // first. Capture uses it to warn a session about its own ghosts.
 func (w *Writer) OpenCalls(session string) ([]Call, error) {
-	rows, err := w.db.Query(callSelect+` WHERE i.kind='issued' AND i.session_id=?
+	return w.queryCalls(callSelect+` WHERE i.kind='issued' AND i.session_id=?
 		AND NOT EXISTS (SELECT 1 FROM events o WHERE o.issued_id=i.id AND o.kind IN ('confirmed','error','blocked'))
 		ORDER BY i.id`, session)
+}
+
+// queryCalls runs a query built on callSelect and collects its calls.
+// Only for small, bounded result sets (one session's open or recent calls).
+func (w *Writer) queryCalls(q string, args ...any) ([]Call, error) {
+	rows, err := w.db.Query(q, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ledger-audit/ledger-audit/analyze"
-	"github.com/ledger-audit/ledger-audit/ledger"
 	"github.com/ledger-audit/ledger-audit/redact"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -54,7 +53,7 @@ func init() {
 			Now: now, Grace: grace, HermesHome: *home, Redact: redact.Redactor{Off: *noRedact},
 		})
 		for _, p := range paths {
-			if err := trackGhosts(e, tr, p, filter); err != nil {
+			if err := streamLedger(e, tr, p, filter); err != nil {
 				return err
 			}
 		}
@@ -107,22 +106,6 @@ func parseGraceFlags(specs []string) (map[string]time.Duration, error) {
 	return m, nil
 }
 
-// trackGhosts streams one ledger into the tracker.
-func trackGhosts(e *env, tr *analyze.GhostTracker, path string, f ledger.Filter) error {
-	r, err := ledger.Open(path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	tr.BeginLedger(path)
-	if err := r.Scan(f, func(rec ledger.Record) error { tr.Observe(rec); return nil }); err != nil {
-		return err
-	}
-	for _, w := range r.Warnings() {
-		fmt.Fprintf(e.stderr, "ledger-audit: warning: %s: %s\n", path, w)
-	}
-	return nil
-}
 
 // ghostsOutput is the JSON shape of `ghosts --format json` (schema 1).
 type ghostsOutput struct {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ledger-audit/ledger-audit/analyze"
 	"github.com/ledger-audit/ledger-audit/finding"
-	"github.com/ledger-audit/ledger-audit/ledger"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 )
@@ -56,7 +55,7 @@ func init() {
 		tr := analyze.NewLoopTracker(cfg)
 		tr.SetRedact(!*noRedact)
 		for _, p := range paths {
-			if err := replayLedger(e, tr, p, filter); err != nil {
+			if err := streamLedger(e, tr, p, filter); err != nil {
 				return err
 			}
 		}
@@ -76,22 +75,6 @@ func init() {
 	register(c)
 }
 
-// replayLedger streams one ledger into the tracker.
-func replayLedger(e *env, tr *analyze.LoopTracker, path string, f ledger.Filter) error {
-	r, err := ledger.Open(path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	tr.BeginLedger(path)
-	if err := r.Scan(f, func(rec ledger.Record) error { tr.Observe(rec); return nil }); err != nil {
-		return err
-	}
-	for _, w := range r.Warnings() {
-		fmt.Fprintf(e.stderr, "ledger-audit: warning: %s: %s\n", path, w)
-	}
-	return nil
-}
 
 // loopsOutput is the JSON shape of `loops --format json`.
 type loopsOutput struct {

@@ -122,3 +122,28 @@ func needLedgers(paths []string) error {
 	}
 	return nil
 }
+
+// tracker is an analysis pass fed one ledger after another (the ghost and
+// loop trackers): records carry no ledger path, so each ledger is announced.
+type tracker interface {
+	BeginLedger(path string)
+	Observe(rec ledger.Record)
+}
+
+// streamLedger opens one ledger read-only, streams it into t and passes
+// on the reader's warnings (unreadable timestamps, unknown statuses).
+func streamLedger(e *env, t tracker, path string, f ledger.Filter) error {
+	r, err := ledger.Open(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	t.BeginLedger(path)
+	if err := r.Scan(f, func(rec ledger.Record) error { t.Observe(rec); return nil }); err != nil {
+		return err
+	}
+	for _, w := range r.Warnings() {
+		fmt.Fprintf(e.stderr, "ledger-audit: warning: %s: %s\n", path, w)
+	}
+	return nil
+}
