@@ -662,3 +662,44 @@ func TestFaultCallbackErrorIsNotAFileError(t *testing.T) {
 		t.Fatalf("got %v, want the callback's error", err)
 	}
 }
+
+// Scan reads ahead on another goroutine; a callback that fails or panics
+// must stop it and give the connection back, or the next Scan on the same
+// Reader would wait forever.
+func TestFaultScanReadAheadStops(t *testing.T) {
+	path := faultLedger(t, t.TempDir(), 3000)
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the callback's panic was swallowed")
+			}
+		}()
+		n := 0
+		r.Scan(Filter{}, func(Record) error {
+			if n++; n == 3 {
+				panic("analysis bug")
+			}
+			return nil
+		})
+	}()
+	n := 0
+	if err := r.Scan(Filter{}, func(Record) error { n++; return io.EOF }); err != io.EOF || n != 1 {
+		t.Fatalf("after a panic: %v, %d records", err, n)
+	}
+	withDeadline(t, 20*time.Second, func() {
+		calls := 0
+		if err := r.Scan(Filter{}, func(rec Record) error {
+			if rec.Call != nil {
+				calls++
+			}
+			return nil
+		}); err != nil || calls != 3000 {
+			t.Errorf("third scan: %d calls, %v", calls, err)
+		}
+	})
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -257,24 +258,73 @@ func (r *Reader) Close() error { return r.db.Close() }
 // text is valid UTF-8 (bad bytes become U+FFFD), arguments are cut to
 // MaxArgsChars and digests to MaxDigestChars (flagged truncated), and
 // each repair is reported once in Warnings, as are timestamps that run
-// backwards.
+// backwards. fn must not call the Reader: rows are read ahead on another
+// goroutine while it runs.
 func (r *Reader) Scan(f Filter, fn func(Record) error) error {
-	clean := func(rec Record) error {
-		if !r.sanitize(&rec, f) {
+	r.lastTS = time.Time{}
+	// SQLite stepping and decoding run on their own goroutine, a few
+	// batches ahead of fn, so reading overlaps analysis on a second core.
+	// Records still reach fn one at a time, in id order, on this
+	// goroutine; the reader's own state is only touched by the producer.
+	batches := make(chan []Record, scanQueue)
+	stop := make(chan struct{})
+	halt := sync.OnceFunc(func() { close(stop) })
+	defer func() {
+		// Also when fn panics: stop the producer and wait for it, so it
+		// does not outlive Scan holding the connection.
+		halt()
+		for range batches {
+		}
+	}()
+	var err error
+	go func() {
+		defer close(batches)
+		batch := make([]Record, 0, scanBatch)
+		send := func() bool {
+			select {
+			case batches <- batch:
+				batch = make([]Record, 0, scanBatch)
+				return true
+			case <-stop:
+				return false
+			}
+		}
+		produce := func(rec Record) error {
+			if !r.sanitize(&rec, f) {
+				return nil
+			}
+			if batch = append(batch, rec); len(batch) == scanBatch && !send() {
+				return errScanStopped
+			}
 			return nil
 		}
-		return fn(rec)
+		if r.format == FormatAgentLedger {
+			err = r.scanForeign(f, produce)
+		} else {
+			err = r.scanNative(f, produce)
+		}
+		if len(batch) > 0 {
+			send() // also the rows before a read error, as a serial scan would
+		}
+	}()
+	var fnErr error
+	for b := range batches {
+		for _, rec := range b {
+			if fnErr != nil {
+				break // draining: the producer stops at its next batch
+			}
+			if fnErr = fn(rec); fnErr != nil {
+				halt()
+			}
+		}
 	}
-	r.lastTS = time.Time{}
-	var err error
-	if r.format == FormatAgentLedger {
-		err = r.scanForeign(f, clean)
-	} else {
-		err = r.scanNative(f, clean)
-	}
+	// batches is closed: the producer has finished with the reader.
 	if r.backwards > 0 {
 		r.warn(fmt.Sprintf("%d rows have a timestamp earlier than the row before them (clock skew or a foreign writer); analysis follows row order", r.backwards))
 		r.backwards = 0
+	}
+	if fnErr != nil {
+		return fnErr
 	}
 	var cbErr callbackError
 	if errors.As(err, &cbErr) {
@@ -282,6 +332,16 @@ func (r *Reader) Scan(f Filter, fn func(Record) error) error {
 	}
 	return tidyErr(fileErr(r.path, err))
 }
+
+// Read-ahead of Scan: records per batch and batches in flight. Bounded,
+// so memory does not grow with the ledger.
+const (
+	scanBatch = 256
+	scanQueue = 4
+)
+
+// errScanStopped tells the producer that fn failed and reading must stop.
+var errScanStopped = errors.New("ledger: scan stopped")
 
 // sanitize repairs rec in place and reports whether it passes f (the SQL
 // prefilter cannot compare timestamps in foreign shapes exactly).

@@ -106,7 +106,6 @@ func parseGraceFlags(specs []string) (map[string]time.Duration, error) {
 	return m, nil
 }
 
-
 // ghostsOutput is the JSON shape of `ghosts --format json` (schema 1).
 type ghostsOutput struct {
 	SchemaVersion int             `json:"schema_version"`

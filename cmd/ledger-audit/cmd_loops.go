@@ -75,7 +75,6 @@ func init() {
 	register(c)
 }
 
-
 // loopsOutput is the JSON shape of `loops --format json`.
 type loopsOutput struct {
 	*analyze.LoopReport
