@@ -35,6 +35,9 @@ type Result struct {
 	// Rules lists every rule that was evaluated (with or without findings),
 	// so SARIF and JUnit can show rules that passed. Optional.
 	Rules []finding.Rule `json:"rules,omitempty"`
+	// Fleet summarises per-ledger scores when several ledgers were
+	// audited together (the merged Score above covers all their findings).
+	Fleet *FleetSummary `json:"fleet,omitempty"`
 }
 
 // ToolInfo names the program that produced a Result.

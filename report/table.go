@@ -89,6 +89,9 @@ func (t *tableReporter) Render(out io.Writer, r *analyze.Result) error {
 	}
 	w.printf(")\n")
 	w.printf("Ledger: %s\nWindow: %s   Generated: %s\n\n", ledgerNames(r), rangeText(r.Window), timeText(t.o.now(r)))
+	if err := t.renderFleet(w, r); err != nil {
+		return err
+	}
 
 	cat := t.newTable(w, "Category", "Name", "Findings", "Penalty")
 	ext := false
@@ -219,4 +222,38 @@ func ghostClass(g analyze.Ghost) string {
 		return string(g.Class) + " (compaction)"
 	}
 	return string(g.Class)
+}
+
+// renderFleet shows the spread of per-ledger scores of a fleet audit: over
+// many ledgers the merged score above sums every finding and says little
+// on its own, so each ledger's own score is listed, worst first.
+func (t *tableReporter) renderFleet(w *errWriter, r *analyze.Result) error {
+	f := r.Fleet
+	if f == nil {
+		return nil
+	}
+	w.printf("Fleet: %d ledgers, %d calls, %d findings, %d ghosts; per-ledger score min %d, median %d, mean %.1f",
+		f.Ledgers, f.Calls, f.Findings, f.Ghosts, f.ScoreMin, f.ScoreMedian, f.ScoreMean)
+	if f.Skipped > 0 {
+		w.printf(", %d skipped (see warnings)", f.Skipped)
+	}
+	w.printf("\n")
+	for _, b := range f.Bands {
+		w.printf("  score %-7s %d ledger(s)\n", b.Label, b.Ledgers)
+	}
+	lt := t.newTable(w, "Ledger", "Score", "Findings", "Ghosts", "Calls")
+	for _, l := range f.Worst {
+		score := "-"
+		if l.Score != nil {
+			score = strconv.Itoa(*l.Score)
+		}
+		if err := lt.Append(l.Path, score, strconv.Itoa(l.Findings), strconv.Itoa(l.Ghosts), strconv.Itoa(l.Calls)); err != nil {
+			return err
+		}
+	}
+	if err := lt.Render(); err != nil {
+		return err
+	}
+	w.printf("\n")
+	return w.err
 }

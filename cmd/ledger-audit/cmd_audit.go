@@ -44,11 +44,12 @@ type auditFlags struct {
 	agencyTargets          int
 	from                   string
 	allTools               bool
+	fleet                  fleetFlags
 }
 
 func (a *auditFlags) add(fs *pflag.FlagSet) {
 	a.win.add(fs)
-	fs.StringVar(&a.format, "format", "", "table, md, json, pdf, sarif or junit (default: from the -o extension, else table)")
+	fs.StringVar(&a.format, "format", "", "table, md, json, pdf, sarif, junit, or jsonl (one finding per line, for warehouses) (default: from the -o extension, else table)")
 	fs.StringVarP(&a.out, "output", "o", "", "write to `FILE` instead of stdout (atomically)")
 	fs.StringVar(&a.failUnder, "fail-under", "", "exit 1 when the score is below `N` (0-100)")
 	fs.StringVar(&a.failOn, "fail-on", "", "exit 1 when any unsuppressed finding is at or above `SEVERITY` (low, medium, high, critical)")
@@ -63,6 +64,7 @@ func (a *auditFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&a.color, "color", "auto", "colour in the table format: auto (only on a terminal), always or never")
 	fs.StringVar(&a.from, "from", "", "audit agent transcripts instead of ledgers: claude-code or codex (PATHs are transcript files or directories; default: the agent's own transcript folders)")
 	fs.BoolVar(&a.allTools, "all-tools", false, "with --from: import read-only tool calls too")
+	a.fleet.add(fs)
 }
 
 // gates are the CI thresholds, parsed before any work so a typo fails fast.
@@ -138,16 +140,21 @@ func runAudit(e *env, c *command, args []string, posture bool) error {
 			return err
 		}
 	}
-	format, err := resolveFormat(a.format, a.out)
-	if err != nil {
-		return err
-	}
-	if format == "pdf" && (a.out == "" || a.out == "-") && writerIsTTY(e.stdout) {
-		return usagef("refusing to write a PDF to a terminal; use -o FILE")
-	}
-	useColor, err := colorFlag(a.color, e.stdout, a.out)
-	if err != nil {
-		return err
+	// JSON Lines is an export of the findings, not a rendering of the
+	// whole result, so it bypasses the report formats.
+	jsonl := isJSONL(a.format, a.out)
+	format, useColor := "", false
+	if !jsonl {
+		var err error
+		if format, err = resolveFormat(a.format, a.out); err != nil {
+			return err
+		}
+		if format == "pdf" && (a.out == "" || a.out == "-") && writerIsTTY(e.stdout) {
+			return usagef("refusing to write a PDF to a terminal; use -o FILE")
+		}
+		if useColor, err = colorFlag(a.color, e.stdout, a.out); err != nil {
+			return err
+		}
 	}
 	grace, err := parseGraceFlags(a.graces)
 	if err != nil {
@@ -173,13 +180,23 @@ func runAudit(e *env, c *command, args []string, posture bool) error {
 	if a.from != "" {
 		res, err = auditTranscripts(e, a, paths, opts)
 	} else {
-		res, err = analyze.Audit(paths, opts)
+		res, err = a.fleet.audit(paths, opts)
 	}
 	if err != nil {
 		return err
 	}
+	if len(res.Ledgers) > 1 {
+		s := analyze.SummarizeFleet(res)
+		res.Fleet = &s
+	}
 	for _, w := range opts.Suppressions.Expired(now) {
 		fmt.Fprintf(e.stderr, "ledger-audit: warning: %s\n", w)
+	}
+	if jsonl {
+		if err := writeJSONL(e, a.out, res); err != nil {
+			return err
+		}
+		return g.check(res)
 	}
 	if posture {
 		res.Ghosts, res.Loops, res.Policy = []analyze.Ghost{}, nil, nil

@@ -72,6 +72,22 @@ func writeOutput(e *env, path string, render func(w io.Writer) error) error {
 	if path == "" || path == "-" {
 		return render(e.stdout)
 	}
+	// A device or a FIFO (-o /dev/null, -o >(gzip)) is written in place:
+	// renaming over it would replace the special file with a regular one.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return fmt.Errorf("%s: is a directory", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("%s: cannot write output: %v", path, unwrapPathErr(err))
+		}
+		if err := render(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
