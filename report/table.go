@@ -82,7 +82,7 @@ func (t *tableReporter) Render(out io.Writer, r *analyze.Result) error {
 	w := &errWriter{w: out}
 	score := r.Score
 	w.printf("%s  %s\n", t.paint(t.bold(fmt.Sprintf("Posture score: %d/100 (%s)", score.Score, severityBand(score.Score))), worstSeverity(r)),
-		fmt.Sprintf("%d findings, %d ghosts, %d calls in %d sessions", len(activeFindings(r)), countedGhosts(r), r.Summary.Calls, sessionCount(r)))
+		fmt.Sprintf("%d findings, %d ghosts, %d calls in %d sessions", len(activeFindings(r)), headerGhosts(r), r.Summary.Calls, sessionCount(r)))
 	w.printf("Score: %s   (raw penalty %d", score.Formula, score.Penalty)
 	if score.Suppressed > 0 {
 		w.printf(", %d suppressed", score.Suppressed)
@@ -256,4 +256,18 @@ func (t *tableReporter) renderFleet(w *errWriter, r *analyze.Result) error {
 	}
 	w.printf("\n")
 	return w.err
+}
+
+// headerGhosts counts ghosts for the headline. `posture` drops the ghost
+// list (its ASI08 findings still cite them), so when the list is empty the
+// per-ledger counts, which the audit always fills, are used instead.
+func headerGhosts(r *analyze.Result) int {
+	if len(r.Ghosts) > 0 {
+		return countedGhosts(r)
+	}
+	n := 0
+	for _, l := range r.Ledgers {
+		n += l.Ghosts
+	}
+	return n
 }
