@@ -214,6 +214,26 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) {
 		return res, false
 	}
+	if m.unknownRe != nil {
+		ok := false
+		for _, a := range c.Args {
+			for _, n := range shell.UnknownNames(a) {
+				if m.unknownRe.MatchString(n) {
+					ok = true
+				}
+			}
+		}
+		if !ok {
+			return res, false
+		}
+	}
+	if m.envNotRe != nil {
+		for _, e := range c.Env {
+			if m.envNotRe.MatchString(e) {
+				return res, false
+			}
+		}
+	}
 	if m.Piped != nil {
 		piped := c.PipeLen > 1 && c.PipeIndex < c.PipeLen-1
 		for _, r := range c.Redirects {
@@ -260,6 +280,17 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 	if len(m.StdinFrom) > 0 && !sourcesMatch(c.Stdin, m.StdinFrom) {
 		return res, false
 	}
+	if len(m.StdinNotOnly) > 0 && len(c.Stdin) > 0 {
+		only := true
+		for _, s := range c.Stdin {
+			if !contains(m.StdinNotOnly, s.Name) {
+				only = false
+			}
+		}
+		if only {
+			return res, false
+		}
+	}
 	if m.stdinRe != nil {
 		ok := false
 		for _, src := range c.Stdin {
@@ -279,6 +310,9 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 		if suspect {
 			res.notes = append(res.notes, "evasion-suspect")
 		}
+	}
+	if len(m.PatternAny) > 0 && !patternSelects(v, m.PatternAny) {
+		return res, false
 	}
 	if len(m.reads) > 0 && !m.readHit(v) {
 		return res, false
@@ -401,7 +435,52 @@ func readPaths(v *cmdView, from string) []string {
 			pos = pos[:len(pos)-1]
 		}
 	}
+	if isFileServer(v.c) {
+		// A static file server reads (and hands out) its directory.
+		dir := "."
+		for i, a := range v.c.Args {
+			if (a == "--directory" || a == "-d" || a == "-t" || a == "--root" || a == "-h") && i+1 < len(v.c.Args) {
+				dir = v.c.Args[i+1]
+			} else if strings.HasPrefix(a, "--directory=") {
+				dir = strings.TrimPrefix(a, "--directory=")
+			}
+		}
+		if v.c.Name == "serve" || v.c.Name == "http-server" {
+			for _, a := range v.pos {
+				if !isNumber(a) {
+					dir = a
+					break
+				}
+			}
+		}
+		pos = append(pos, dir)
+	}
 	skip := map[int]bool{}
+	// Exclusion patterns name what is left out, not what is read:
+	// "zip -r a.zip . -x .env", "rsync --exclude .env", "tar --exclude .env".
+	for i, a := range v.c.Args {
+		switch a {
+		case "--exclude", "--include", "--exclude-from", "--filter", "-f":
+			if v.c.Name == "rsync" || v.c.Name == "tar" || a != "-f" {
+				skip[i+1] = true
+			}
+		case "-x", "-i":
+			if v.c.Name == "zip" {
+				for j := i + 1; j < len(v.c.Args) && !strings.HasPrefix(v.c.Args[j], "-"); j++ {
+					skip[j] = true
+				}
+			}
+		}
+	}
+	if shell.Interpreter(v.c.Name) != "" {
+		// The code of "python3 -c CODE" is not a path it reads.
+		for i, a := range v.c.Args {
+			switch a {
+			case "-c", "-e", "-E", "-r", "-p", "--eval", "--print":
+				skip[i+1] = true
+			}
+		}
+	}
 	switch v.c.Name {
 	case "scp", "sftp", "ssh", "rsync":
 		// -i KEY is the identity the tool authenticates with, not data
@@ -414,6 +493,11 @@ func readPaths(v *cmdView, from string) []string {
 	}
 	for k, a := range pos {
 		if k < len(v.posIx) && skip[v.posIx[k]] {
+			continue
+		}
+		if strings.HasPrefix(a, "file://") {
+			// curl file:///home/u/.ssh/id_rsa reads the local file.
+			out = append(out, strings.TrimPrefix(a, "file://"))
 			continue
 		}
 		if strings.Contains(a, "://") {
@@ -429,7 +513,7 @@ func readPaths(v *cmdView, from string) []string {
 		}
 	}
 	for _, a := range v.c.Args {
-		if strings.HasPrefix(a, "--") {
+		if strings.HasPrefix(a, "--") && !strings.HasPrefix(a, "--exclude") && !strings.HasPrefix(a, "--include") && !strings.HasPrefix(a, "--filter") {
 			if _, val, ok := strings.Cut(a, "="); ok {
 				out = append(out, strings.TrimPrefix(val, "@"))
 			}
@@ -442,7 +526,9 @@ func readPaths(v *cmdView, from string) []string {
 			}
 		}
 	}
-	return out
+	// What the arguments are copies or links of ("ln -s ~/.ssh/id_rsa
+	// k.txt", then "cat k.txt").
+	return append(out, v.c.Origins...)
 }
 
 // secretCanaries are concrete secret paths a wildcard argument is tried
@@ -451,19 +537,28 @@ func readPaths(v *cmdView, from string) []string {
 var secretCanaries = []string{
 	"~/.ssh/id_rsa", "~/.ssh/id_ed25519", "~/.aws/credentials", ".env", "~/.kube/config",
 	"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "/etc/shadow", "~/.config/gcloud/application_default_credentials.json",
-	".env.production", "~/.pgpass", "~/.npmrc",
+	".env.production", "~/.pgpass", "~/.npmrc", "~/.ssh/deploy.pem", "/etc/ssl/private/server.key",
 }
 
 // wildReads expands a wildcard read argument into the canaries it covers.
+// A relative pattern only covers relative canaries (".env"): "**/*.pem"
+// under the project is not the home directory's keys. One rooted at "/"
+// covers the home directories below it.
 func wildReads(np string) []string {
 	g, err := compileGlob(np, true)
 	if err != nil {
 		return nil
 	}
 	g.baseOnly = false
+	rooted := strings.HasPrefix(np, "/") || strings.HasPrefix(np, "~")
 	var out []string
 	for _, c := range secretCanaries {
-		if g.re.MatchString(c) || (!strings.Contains(np, "/") && g.re.MatchString(path.Base(c))) {
+		crel := !strings.HasPrefix(c, "/") && !strings.HasPrefix(c, "~")
+		if !rooted && !crel && strings.Contains(np, "/") {
+			continue
+		}
+		if g.re.MatchString(c) || (!strings.Contains(np, "/") && g.re.MatchString(path.Base(c))) ||
+			strings.HasPrefix(np, "/") && strings.HasPrefix(c, "~/") && (g.re.MatchString("/home/user"+c[1:]) || g.re.MatchString("/root"+c[1:])) {
 			out = append(out, c)
 		}
 	}
@@ -480,7 +575,34 @@ func (m *Matcher) readHit(v *cmdView) bool {
 		v.reads[m.ReadFrom] = rp
 	}
 	for _, p := range rp {
-		if p == "" || shell.Unknown(p) {
+		if p == "" {
+			continue
+		}
+		if shell.Unknown(p) {
+			// "cat $GOOGLE_APPLICATION_CREDENTIALS": a variable whose
+			// name says which credential file it holds.
+			if names := shell.UnknownNames(p); len(names) == 1 && shell.StartsUnknown(p) {
+				if cv, ok := credentialVars[names[0]]; ok && anyGlob(m.reads, cv) {
+					return true
+				}
+			}
+			// "$(git rev-parse --show-toplevel)/.env": wherever the
+			// directory is, the file's name says what it is.
+			disp := shell.Display(p)
+			if i := strings.LastIndexByte(disp, '/'); i >= 0 && i < len(disp)-1 && !strings.ContainsAny(disp[i+1:], "$*?[") {
+				base := disp[i+1:]
+				if anyBaseGlob(m.reads, base) && !anyBaseGlob(m.except, base) {
+					return true
+				}
+			}
+			// "~/.aws/sso/cache/$(ls ...)", "/proc/$(pgrep x)/environ": a
+			// known directory with an unknown name in it.
+			if !shell.StartsUnknown(p) {
+				np := v.npRead(shell.Placeholder(p, "x"))
+				if anyGlob(m.reads, np) && !anyGlob(m.except, np) {
+					return true
+				}
+			}
 			continue
 		}
 		np := v.npRead(p)
@@ -540,7 +662,10 @@ func (m *Matcher) writeHit(v *cmdView) bool {
 	if !v.wrOK {
 		v.wrote, v.wrOK = writePaths(v), true
 	}
-	for _, p := range v.wrote {
+	for i, p := range v.wrote {
+		if m.WriteMode != "" && (m.WriteMode == "append") != appendWrite(v, i) {
+			continue
+		}
 		if p == "" || shell.Unknown(p) {
 			continue
 		}
@@ -553,6 +678,22 @@ func (m *Matcher) writeHit(v *cmdView) bool {
 		}
 	}
 	return false
+}
+
+// appendWrite reports whether the i-th path of writePaths(v) is appended
+// to (">>", "tee -a") rather than replaced.
+func appendWrite(v *cmdView, i int) bool {
+	n := 0
+	for _, r := range v.c.Redirects {
+		switch r.Op {
+		case ">", ">>", "&>", "&>>", ">|", "<>":
+			if n == i {
+				return r.Op == ">>" || r.Op == "&>>"
+			}
+			n++
+		}
+	}
+	return v.c.Name == "tee" && (v.flags["a"] || v.flags["append"])
 }
 
 // codeFrom checks the command's code sources: "curl" (a program),
@@ -627,4 +768,185 @@ func writtenText(v *cmdView) string {
 		s += "\n" + src.Text
 	}
 	return s
+}
+
+// grepValueOpts are grep/rg short options that take a value.
+const grepValueOpts = "efmABCgtTMjd"
+
+// patternSelects reports whether the search pattern of a grep-like
+// command prints one of lines: it matches (or, with -v, fails to match)
+// at least one. -c, -q, -l and -L print no lines at all.
+func patternSelects(v *cmdView, lines []string) bool {
+	var pats []string
+	ere, fixed, icase, invert := v.c.Name == "egrep" || v.c.Name == "rg", v.c.Name == "fgrep", false, false
+	operand := true
+	args := v.c.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if operand && i+1 < len(args) {
+				pats = append(pats, args[i+1])
+			}
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, val, has := strings.Cut(a[2:], "=")
+			switch name {
+			case "regexp":
+				if !has && i+1 < len(args) {
+					val = args[i+1]
+					i++
+				}
+				pats, operand = append(pats, val), false
+			case "extended-regexp", "perl-regexp":
+				ere = true
+			case "fixed-strings":
+				fixed = true
+			case "ignore-case":
+				icase = true
+			case "invert-match":
+				invert = true
+			case "count", "quiet", "silent", "files-with-matches", "files-without-match":
+				return false
+			}
+		case len(a) > 1 && a[0] == '-':
+			for k := 1; k < len(a); k++ {
+				ch := a[k]
+				switch ch {
+				case 'E', 'P':
+					ere = true
+				case 'F':
+					fixed = true
+				case 'i':
+					icase = true
+				case 'v':
+					invert = true
+				case 'c', 'q', 'l', 'L':
+					return false
+				}
+				if strings.IndexByte(grepValueOpts, ch) >= 0 {
+					val := a[k+1:]
+					if val == "" && i+1 < len(args) {
+						val = args[i+1]
+						i++
+					}
+					if ch == 'e' {
+						pats, operand = append(pats, val), false
+					}
+					break
+				}
+			}
+		default:
+			if operand {
+				pats, operand = append(pats, a), false
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return false
+	}
+	var res []*regexp.Regexp
+	for _, p := range pats {
+		expr := p
+		switch {
+		case fixed:
+			expr = regexp.QuoteMeta(p)
+		case !ere:
+			expr = breToERE(p)
+		}
+		if icase {
+			expr = "(?i)" + expr
+		}
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(p))
+		}
+		res = append(res, re)
+	}
+	for _, l := range lines {
+		hit := false
+		for _, re := range res {
+			if re.MatchString(l) {
+				hit = true
+				break
+			}
+		}
+		if hit != invert {
+			return true
+		}
+	}
+	return false
+}
+
+// breToERE turns a POSIX basic regular expression into the extended form
+// Go understands: \| \( \) \+ \? are operators, bare | ( ) + ? literals.
+func breToERE(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '\\' && i+1 < len(p) {
+			n := p[i+1]
+			switch n {
+			case '|', '(', ')', '+', '?', '{', '}':
+				b.WriteByte(n)
+			default:
+				b.WriteByte(c)
+				b.WriteByte(n)
+			}
+			i++
+			continue
+		}
+		switch c {
+		case '|', '(', ')', '+', '?', '{', '}':
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// credentialVars are environment variables that conventionally name a
+// credential file, with the file each stands for.
+var credentialVars = map[string]string{
+	"GOOGLE_APPLICATION_CREDENTIALS":         "application_default_credentials.json",
+	"CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE": "application_default_credentials.json",
+	"AWS_SHARED_CREDENTIALS_FILE":            "~/.aws/credentials",
+	"KUBECONFIG":                             "~/.kube/config",
+	"PGPASSFILE":                             "~/.pgpass",
+	"NETRC":                                  "~/.netrc",
+	"DOCKER_CONFIG":                          "~/.docker",
+	"GNUPGHOME":                              "~/.gnupg",
+	"SSH_KEY_PATH":                           "~/.ssh/id_rsa",
+	"SSH_PRIVATE_KEY_PATH":                   "~/.ssh/id_rsa",
+	"SSH_KEY_FILE":                           "~/.ssh/id_rsa",
+	"VAULT_TOKEN_FILE":                       "~/.vault-token",
+	"AZURE_CONFIG_DIR":                       "~/.azure",
+	"CLOUDSDK_CONFIG":                        "~/.config/gcloud",
+}
+
+// anyBaseGlob matches a file name against the name-only globs (".env",
+// "id_rsa") of a list.
+func anyBaseGlob(gs []*glob, base string) bool {
+	for _, g := range gs {
+		if g.baseOnly && g.match(base) {
+			return true
+		}
+	}
+	return false
+}
+
+// isFileServer reports a command that serves a directory over HTTP:
+// python -m http.server, php -S, npx serve / http-server, busybox httpd.
+func isFileServer(c *shell.Command) bool {
+	switch {
+	case c.Name == "serve" || c.Name == "http-server" || c.Name == "httpd":
+		return true
+	case strings.HasPrefix(c.Name, "python"):
+		return contains(c.Args, "http.server") || contains(c.Args, "SimpleHTTPServer")
+	case c.Name == "php":
+		return contains(c.Args, "-S")
+	case c.Name == "ruby":
+		return contains(c.Args, "-run") || contains(c.Args, "-ehttpd")
+	}
+	return false
 }

@@ -86,14 +86,32 @@ type Matcher struct {
 	Via       []string `yaml:"via"`
 	Piped     *bool    `yaml:"piped"`
 	TextRegex string   `yaml:"text_regex"`
+	// PatternAny: the search pattern of grep/egrep/rg (-e, -E, -F, -i,
+	// -v honoured) selects one of these lines: "env | grep AWS" prints
+	// AWS_SECRET_ACCESS_KEY, "env | grep AWS_REGION" does not.
+	PatternAny []string `yaml:"pattern_any"`
+	// WriteMode narrows writes to "replace" (">", tee without -a, cp,
+	// truncate: the old content is gone) or "append"; any by default.
+	WriteMode string `yaml:"write_mode"`
+	// StdinNotOnly: the matcher does not hold when everything feeding
+	// the command's stdin is one of these programs
+	// ("crontab -l | grep -v x | crontab -" only removes entries).
+	StdinNotOnly []string `yaml:"stdin_not_only"`
+	// UnknownRe: the name of some variable left unresolved in the
+	// arguments matches ("echo $OPENAI_API_KEY"; a literal
+	// 'cat $X' in single quotes is text, not a variable).
+	UnknownRe string `yaml:"unknown_regex"`
+	// EnvNotRe: no NAME=value assignment made for the command alone
+	// ("RAILS_ENV=test rails db:reset") matches.
+	EnvNotRe  string   `yaml:"env_not_regex"`
 	Paths     []string `yaml:"paths"`
 	Access    string   `yaml:"access"`
 	ContentRe string   `yaml:"content_regex"`
 
-	argsRe, argsNotRe, textRe, contentRe, stdinRe *regexp.Regexp
-	targets, except, reads, writes, paths         []*glob
-	programs, subcmd                              []*glob
-	argsAny, argsNone, via, notVia                []*glob
+	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, unknownRe *regexp.Regexp
+	targets, except, reads, writes, paths                              []*glob
+	programs, subcmd                                                   []*glob
+	argsAny, argsNone, via, notVia                                     []*glob
 }
 
 //go:embed packs/*.yaml
@@ -318,6 +336,17 @@ func (m *Matcher) compile() error {
 	if m.textRe, err = re(m.TextRegex); err != nil {
 		return err
 	}
+	if m.envNotRe, err = re(m.EnvNotRe); err != nil {
+		return err
+	}
+	if m.unknownRe, err = re(m.UnknownRe); err != nil {
+		return err
+	}
+	switch m.WriteMode {
+	case "", "replace", "append":
+	default:
+		return fmt.Errorf("write_mode %q: want replace or append", m.WriteMode)
+	}
 	if m.contentRe, err = re(m.ContentRe); err != nil {
 		return err
 	}
@@ -370,8 +399,8 @@ func (m *Matcher) compile() error {
 // match everything).
 func (m *Matcher) Empty() bool {
 	return len(m.Programs)+len(m.Subcommand)+len(m.FlagsAny)+len(m.FlagsAll)+len(m.ArgsAny)+
-		len(m.Targets)+len(m.Reads)+len(m.Writes)+len(m.CodeFrom)+len(m.StdinFrom)+len(m.Notes)+len(m.Via)+len(m.Paths) == 0 &&
-		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == "" && m.StdinRe == ""
+		len(m.Targets)+len(m.Reads)+len(m.Writes)+len(m.CodeFrom)+len(m.StdinFrom)+len(m.Notes)+len(m.Via)+len(m.Paths)+len(m.PatternAny) == 0 &&
+		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == "" && m.StdinRe == "" && m.UnknownRe == ""
 }
 
 func baseOf(s string) string { return path.Base(s) }

@@ -16,6 +16,7 @@ type rawCmd struct {
 	redirects []Redirect
 	wrappers  []string
 	notes     []string
+	env       []string // NAME=value assignments for the command only
 }
 
 func newRaw(fields []string) rawCmd {
@@ -57,6 +58,13 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 		base = path.Base(strings.TrimRight(name, "/"))
 		if name == "" {
 			base = ""
+		}
+		if strings.ContainsAny(base, "*?[") {
+			// "/bin/r? -rf /", "/usr/bin/[r]m": the shell globs the
+			// program path; the programs it can name are what matter.
+			if g := globProgram(base); g != "" {
+				base = g
+			}
 		}
 	}
 	args := r.drop(1)
@@ -208,6 +216,7 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 		Via: append([]string(nil), c.via...), Redirects: r.redirects,
 		PipeIndex: c.pipeIdx, PipeLen: max(c.pipeLen, 1), PipeID: c.pipeID,
 		Wrappers: r.wrappers, Notes: append([]string(nil), r.notes...), Stdin: in.sources,
+		Env: r.env,
 	}
 	if c.pipeLen == 0 {
 		cmd.PipeIndex, cmd.PipeLen, cmd.PipeID = 0, 1, 0
@@ -218,6 +227,26 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	for i, u := range args.unres {
 		if u {
 			cmd.Unresolved = append(cmd.Unresolved, i)
+		}
+	}
+	if len(w.st.Origins) > 0 {
+		check := func(p string) {
+			if o, earlier := w.st.originOf(p); o != "" {
+				cmd.Origins = append(cmd.Origins, o)
+				if earlier {
+					c.crossCall = true
+				}
+			}
+		}
+		for _, a := range cmd.Args {
+			if !strings.HasPrefix(a, "-") {
+				check(a)
+			}
+		}
+		for _, rd := range cmd.Redirects {
+			if rd.Op == "<" {
+				check(rd.Target)
+			}
 		}
 	}
 	if c.crossCall || w.crossCall {
@@ -331,10 +360,64 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		w.findExec(cmd, c)
 	case name == "su" || name == "runuser" || name == "flock" || name == "script":
 		// "su -c CMD", "flock FILE -c CMD", "script -c CMD"
+		found := false
 		for i := 0; i+1 < len(args.fields); i++ {
 			if a := args.fields[i]; a == "-c" || a == "--command" {
 				w.sub(args.fields[i+1], c.with(name+" -c"), nil)
+				found = true
 				break
+			}
+		}
+		if !found && (name == "su" || name == "runuser") {
+			// "... | su -": the login shell reads its commands from stdin.
+			w.stdinShell(cmd, c, in)
+		}
+	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun":
+		if len(w.st.Files) > 0 {
+			w.runTask(cmd, c)
+		}
+	case name == "cmd" || name == "cmd.exe":
+		// "cmd /c STRING": the rest is a command line.
+		for i, a := range args.fields {
+			if la := strings.ToLower(a); la == "/c" || la == "/k" || la == "/r" {
+				w.sub(strings.Join(args.fields[i+1:], " "), c.with("cmd /c"), nil)
+				break
+			}
+		}
+	case name == "at" || name == "batch":
+		// at runs the commands on its stdin (or -f FILE) later, once.
+		for i := 0; i+1 < len(args.fields); i++ {
+			if args.fields[i] == "-f" {
+				w.runFile(cmd, args.fields[i+1], c.with("at -f"), nil)
+				return
+			}
+		}
+		if !contains(args.fields, "-l") && !contains(args.fields, "-r") && !contains(args.fields, "-d") {
+			w.stdinShell(cmd, c, in)
+		}
+	case name == "sudo" || name == "doas":
+		// Reached only when sudo wraps no command: "sudo -s" / "sudo -i"
+		// start a shell, which reads stdin when it is a pipe.
+		for _, a := range args.fields {
+			if a == "-s" || a == "-i" || a == "--shell" || a == "--login" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "si") {
+				w.stdinShell(cmd, c, in)
+				break
+			}
+		}
+	case name == "go":
+		// "go run FILE.go": a Go file the session wrote.
+		if len(args.fields) > 0 && args.fields[0] == "run" {
+			for _, a := range args.fields[1:] {
+				if !strings.HasSuffix(a, ".go") {
+					continue
+				}
+				if key, fl := w.st.LookupFile(a); fl != nil && !fl.Downloaded {
+					cc := c.with("script:" + key)
+					cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+					for _, s := range extractCode("go", fl.Content) {
+						w.codeItem(s, cc)
+					}
+				}
 			}
 		}
 	case name == "ssh":
@@ -342,14 +425,38 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.sub(rest, c.with("ssh"), nil)
 		}
 	case name == "pwsh" || name == "powershell" || name == "powershell.exe" || name == "pwsh.exe":
+		script := false
+		for i := 0; i < len(args.fields); i++ {
+			switch a := strings.ToLower(args.fields[i]); {
+			case a == "-":
+				// "... | pwsh -": the script is standard input.
+				cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+				return
+			case (a == "-file" || a == "-f") && i+1 < len(args.fields):
+				cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
+				w.runFile(cmd, args.fields[i+1], c.with("script:"+CleanPath(args.fields[i+1])), args.fields[i+1:])
+				return
+			case (a == "-c" || a == "-command") && i+1 < len(args.fields) && args.fields[i+1] == "-":
+				cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+				return
+			case !strings.HasPrefix(a, "-") && !script:
+				script = true
+			}
+		}
+		if len(args.fields) == 0 || !script && in.sources != nil {
+			cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+		}
 		for i := 0; i+1 < len(args.fields); i++ {
 			switch strings.ToLower(args.fields[i]) {
 			case "-c", "-command", "/c":
 				// PowerShell pipelines ("iwr URL | iex") read like sh.
-				w.sub(strings.Join(args.fields[i+1:], " "), c.with(name+" -c"), nil)
+				code := strings.Join(args.fields[i+1:], " ")
+				w.psNetExec(code, c.with(name+" -c"))
+				w.sub(code, c.with(name+" -c"), nil)
 				return
 			case "-e", "-ec", "-enc", "-encodedcommand":
 				if s, ok := decodeUTF16B64(args.fields[i+1]); ok {
+					w.psNetExec(s, c.with(name+" -enc"))
 					w.sub(s, c.with(name+" -enc"), nil)
 				}
 				return
@@ -372,12 +479,30 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		if rest := containerExec(name, args.fields); len(rest) > 0 {
 			nr := newRaw(rest)
 			w.emit(nr, c.with(name+" exec"), stdinInfo{})
+		} else if rest := containerRun(name, args.fields); len(rest) > 0 {
+			nr := newRaw(rest)
+			w.emit(nr, c.with(name+" run"), stdinInfo{})
 		}
 	}
 	// Running a file by path ("./x.sh", "/tmp/x"): the file's content, if
-	// the session wrote it.
+	// the session wrote it. A bare name runs a downloaded file too when
+	// the shell looks in the working directory (cmd.exe, PATH=.).
+	if !strings.Contains(cmd.Program, "/") && !Unknown(cmd.Program) {
+		if f, ok := w.st.Files[CleanPath(cmd.Program)]; ok && f.Downloaded && strings.Contains(cmd.Program, ".") {
+			w.runFile(cmd, cmd.Program, c.with("script:"+CleanPath(cmd.Program)), append([]string{cmd.Program}, cmd.Args...))
+		}
+	}
 	if strings.Contains(cmd.Program, "/") {
 		w.runFile(cmd, cmd.Program, c.with("script:"+CleanPath(cmd.Program)), append([]string{cmd.Program}, cmd.Args...))
+	}
+}
+
+// stdinShell records a shell started without a script: it runs what its
+// standard input carries.
+func (w *walker) stdinShell(cmd *Command, c ctx, in stdinInfo) {
+	cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+	if in.known {
+		w.sub(in.content, c.with(viaStdin(cmd.Name, in)), nil)
 	}
 }
 
@@ -445,6 +570,12 @@ loop:
 			break loop
 		}
 	}
+	for _, a := range f[:min(i, len(f))] {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'n') || a == "--noexec" {
+			// "bash -n script": a syntax check, nothing runs.
+			return
+		}
+	}
 	ops := f[min(i, len(f)):]
 	if len(ops) > 0 && (ops[0] == "/dev/stdin" || ops[0] == "/proc/self/fd/0") && !cmode {
 		stdinMode = true
@@ -454,7 +585,10 @@ loop:
 	case cmode && len(ops) > 0:
 		cmd.CodeFrom = append(cmd.CodeFrom, opsrc[0]...)
 		if !fullyUnknown(ops[0]) {
-			w.sub(ops[0], c.with(cmd.Name+" -c"), ops[1:])
+			// The script reads the shell's stdin.
+			cc := c.with(cmd.Name + " -c")
+			cc.stdin = in
+			w.sub(ops[0], cc, ops[1:])
 		}
 	case !stdinMode && len(ops) > 0:
 		cmd.CodeFrom = append(cmd.CodeFrom, opsrc[0]...)
@@ -593,7 +727,21 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 		if codeFlags[a] && i+1 < len(f) {
 			hadCode = true
 			cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
-			for _, s := range extractCode(lang, f[i+1]) {
+			code := f[i+1]
+			if stdinEvalRe.MatchString(code) {
+				// The code runs what arrives on standard input.
+				cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+				if in.known {
+					for _, s := range extractCode(lang, in.content) {
+						w.codeItem(s, c.with(viaStdin(cmd.Name, in)))
+					}
+				}
+			}
+			if lang == "node" && (a == "-p" || a == "--print") {
+				// -p prints the value of the expression.
+				code = "console.log(" + code + ")"
+			}
+			for _, s := range extractCode(lang, code) {
 				w.codeItem(s, c.with(via))
 			}
 			i++
@@ -712,10 +860,7 @@ func (w *walker) findExec(cmd *Command, c ctx) {
 				continue
 			}
 			for _, root := range roots[:min(len(roots), 4)] {
-				item := strings.TrimRight(root, "/") + "/" + orStar(namePat)
-				if root == "/" {
-					item = "/" + orStar(namePat)
-				}
+				item := findItem(root, namePat, cmd.Args)
 				argv := make([]string, len(sub))
 				for x, s := range sub {
 					argv[x] = strings.ReplaceAll(s, "{}", item)
@@ -728,13 +873,6 @@ func (w *walker) findExec(cmd *Command, c ctx) {
 			}
 		}
 	}
-}
-
-func orStar(s string) string {
-	if s == "" {
-		return "*"
-	}
-	return s
 }
 
 func sshRemote(f []string) string {
@@ -790,6 +928,113 @@ func containerExec(prog string, f []string) []string {
 		return f[i+1:]
 	}
 	return nil
+}
+
+// dockerRunArgOpts are the "docker run" options that take a value.
+var dockerRunArgOpts = map[string]bool{
+	"-v": true, "--volume": true, "--mount": true, "-e": true, "--env": true, "--env-file": true, "-p": true, "--publish": true,
+	"-w": true, "--workdir": true, "--name": true, "-u": true, "--user": true, "--network": true, "--net": true, "-h": true,
+	"--hostname": true, "--entrypoint": true, "--platform": true, "-l": true, "--label": true, "--cpus": true, "-m": true,
+	"--memory": true, "--restart": true, "--add-host": true, "--device": true, "--cap-add": true, "--cap-drop": true,
+	"--security-opt": true, "--ulimit": true, "--dns": true, "--log-driver": true, "--log-opt": true, "--tmpfs": true,
+	"--shm-size": true, "--pid": true, "--ipc": true, "--gpus": true, "--runtime": true, "--stop-signal": true,
+	"--health-cmd": true, "--pull": true, "--cidfile": true, "--volumes-from": true, "-a": true, "--attach": true,
+	"--expose": true, "--link": true, "--group-add": true, "--ip": true, "--userns": true, "--uts": true, "--cgroupns": true,
+}
+
+// containerRun is the command "docker run" starts in a container, with
+// paths under bind mounts rewritten to the host paths they are: inside
+// "-v /:/host", "rm -rf /host/etc" deletes the host's /etc. Without a
+// bind mount the command only touches the container, and nil is
+// returned.
+func containerRun(prog string, f []string) []string {
+	if prog == "kubectl" || len(f) == 0 {
+		return nil
+	}
+	if f[0] == "container" && len(f) > 1 {
+		f = f[1:]
+	}
+	if f[0] != "run" && f[0] != "create" {
+		return nil
+	}
+	type mount struct{ host, cont string }
+	var mounts []mount
+	var entry string
+	f = f[1:]
+	i := 0
+	for ; i < len(f); i++ {
+		a := f[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		if !strings.HasPrefix(a, "--") {
+			name, val, hasVal = a, "", false
+		}
+		if !dockerRunArgOpts[name] {
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(f) {
+				return nil
+			}
+			val = f[i+1]
+			i++
+		}
+		switch name {
+		case "-v", "--volume":
+			parts := strings.Split(val, ":")
+			if len(parts) >= 2 && (strings.HasPrefix(parts[0], "/") || strings.HasPrefix(parts[0], "~") || strings.HasPrefix(parts[0], ".") || Unknown(parts[0])) {
+				mounts = append(mounts, mount{parts[0], parts[1]})
+			}
+		case "--mount":
+			var m mount
+			for _, kv := range strings.Split(val, ",") {
+				k, v, _ := strings.Cut(kv, "=")
+				switch k {
+				case "source", "src":
+					m.host = v
+				case "target", "destination", "dst":
+					m.cont = v
+				}
+			}
+			if m.host != "" && m.cont != "" {
+				mounts = append(mounts, m)
+			}
+		case "--entrypoint":
+			entry = val
+		}
+	}
+	if i >= len(f) || len(mounts) == 0 {
+		return nil
+	}
+	argv := f[i+1:]
+	if entry != "" {
+		argv = append([]string{entry}, argv...)
+	}
+	if len(argv) == 0 {
+		return nil
+	}
+	out := make([]string, len(argv))
+	for k, a := range argv {
+		for _, m := range mounts {
+			c := strings.TrimRight(m.cont, "/")
+			if c == "" {
+				continue
+			}
+			switch {
+			case a == c:
+				a = m.host
+			case strings.HasPrefix(a, c+"/"):
+				a = strings.TrimRight(m.host, "/") + "/" + strings.TrimPrefix(a, c+"/")
+			case strings.Contains(a, " "):
+				// A script string (sh -c '...'): rewrite path words in it.
+				a = strings.NewReplacer(" "+c+"/", " "+strings.TrimRight(m.host, "/")+"/", " "+c+" ", " "+m.host+" ").Replace(a)
+			}
+		}
+		out[k] = a
+	}
+	return out
 }
 
 func skipOpts(f []string, withArg ...string) []string {
@@ -871,4 +1116,22 @@ func decodeUTF16B64(s string) (string, bool) {
 		b.WriteRune(r)
 	}
 	return b.String(), printable(b.String())
+}
+
+// globbedPrograms are the programs a globbed program word is tried
+// against, most dangerous first.
+var globbedPrograms = []string{
+	"rm", "dd", "sh", "bash", "zsh", "dash", "cat", "curl", "wget", "shred", "mkfs", "chmod", "chown", "find",
+	"python3", "python", "perl", "ruby", "node", "php", "base64", "nc", "ncat", "socat", "scp", "rsync", "tar",
+	"mv", "cp", "tee", "truncate", "wipefs", "crontab", "sudo", "env", "eval", "xargs", "git", "kubectl", "aws",
+}
+
+// globProgram resolves a glob in a program name ("r?", "[r]m", "c*t").
+func globProgram(pat string) string {
+	for _, p := range globbedPrograms {
+		if ok, err := path.Match(pat, p); err == nil && ok {
+			return p
+		}
+	}
+	return ""
 }

@@ -9,6 +9,7 @@ import (
 // like a parsed command. The result is marked "unparseable": a match made
 // this way is weaker evidence, and the input itself is suspicious.
 func (w *walker) fallback(src string, c ctx) {
+	w.psNetExec(src, c)
 	segs := splitOps(src)
 	for i, seg := range segs {
 		words := strings.Fields(strings.NewReplacer(`"`, "", `'`, "", "\\\n", "", `\`, "", "{", " ", "}", " ").Replace(seg.text))

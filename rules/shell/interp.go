@@ -17,16 +17,16 @@ type codeItem struct {
 }
 
 // Calls whose first argument is a shell command line.
-var shellCallRe = regexp.MustCompile(`(?:\b(?:os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|exec|spawnSync|execFileSync|spawn|run|call|check_call|check_output|Popen|do shell script|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
+var shellCallRe = regexp.MustCompile(`(?:\b(?:exec\.Command|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|exec|spawnSync|execFileSync|spawn|run|call|check_call|check_output|Popen|do shell script|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
 
 // String literals in Python, Perl, Ruby, JS and PHP (prefixes for Python).
 var strLitRe = regexp.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
 
 var (
 	pyAssignRe  = regexp.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
-	rmtreeRe    = regexp.MustCompile(`\b(?:shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
+	rmtreeRe    = regexp.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
 	removeRe    = regexp.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
-	openRe      = regexp.MustCompile(`\b(?:open|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	openRe      = regexp.MustCompile(`\b(?:open|readfile|dotenv_values|load_dotenv|read_dotenv|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re       = regexp.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	bufB64Re    = regexp.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe  = regexp.MustCompile("`([^`]+)`")
@@ -36,7 +36,73 @@ var (
 	fmtFieldRe  = regexp.MustCompile(`\{[^{}]*\}`)
 	netExecRe   = regexp.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
 	homePathRe  = regexp.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
+	// Environment variables read by code: os.environ["X"],
+	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
+	// $ENV{X}, getenv("X"), System.getenv("X").
+	envRefRe = regexp.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}`)
+	// Code that evaluates its own standard input:
+	// exec(sys.stdin.read()), eval(fs.readFileSync(0)), eval(STDIN.read).
+	stdinEvalRe = regexp.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
+	// Code that writes to its output.
+	printCallRe = regexp.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint)\b`)
+	// A socket connected out with the process's stdio or a shell tied
+	// to it: a reverse shell.
+	revShellRe = regexp.MustCompile(`(?s)socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()`)
+	// Code that fetches from the network (netFetchRe, with a URL
+	// literal) and also evaluates code at run time (evalCallRe) runs what
+	// it fetched, whatever the nesting: eval(file_get_contents(URL)),
+	// fetch(URL).then(r => r.text()).then(eval), eval(Net::HTTP.get(URI(URL))).
+	netFetchRe = regexp.MustCompile(`\b(?:get|getprint|getstore|head|copy)\s*\(\s*['"](?:https?|ftp)://|\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|fetch|https?\.get|file_get_contents|fopen|readfile|Net::HTTP|URI\.open|open-uri|LWP::Simple|HTTP::Tiny|getstore|axios|DownloadString|DownloadFile|Invoke-WebRequest|Invoke-RestMethod|WebClient|wget\.download|socket\.create_connection)\b`)
+	evalCallRe = regexp.MustCompile(`(?i:\b(?:exec|eval|execfile|Function|instance_eval|runInThisContext|runInNewContext|loadstring|Invoke-Expression|iex)\s*[\s(]|\.then\(\s*eval\s*\)|\b(?:include|require)(?:_once)?\s*\(?\s*['"](?:https?|ftp)://)`)
+	urlLitRe   = regexp.MustCompile(`['"]((?:https?|ftp)://[^'"\s]+)['"]`)
+	// urlretrieve("URL", "PATH") / wget.download(URL, out=PATH) /
+	// file_put_contents(PATH, ...) save a download to a file.
+	retrieveRe = regexp.MustCompile(`\b(?:urlretrieve|wget\.download|copy)\s*\(\s*`)
+	putFileRe  = regexp.MustCompile(`\bfile_put_contents\s*\(\s*`)
+	// PowerShell's pipe-to-shell: Invoke-Expression of a download, in
+	// either order ("IEX (New-Object Net.WebClient).DownloadString(URL)",
+	// "iwr URL | iex").
+	psNetRe = regexp.MustCompile(`(?i)\b(?:iex|invoke-expression)\b.{0,200}?\b(?:downloadstring|downloaddata|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient|wget|curl|start-bitstransfer)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+)|\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|wget|curl)\b.{0,200}?((?:https?|ftp)://[^'"\s)]+).{0,200}?\|\s*(?:iex|invoke-expression)\b`)
 )
+
+// psNetURL returns the URL PowerShell code downloads and evaluates, or "".
+func psNetURL(code string) string {
+	if m := psNetRe.FindStringSubmatch(code); m != nil {
+		return m[1] + m[2]
+	}
+	return psDownloadRun(code)
+}
+
+var (
+	psOutFileRe = regexp.MustCompile(`(?i)\b(?:invoke-webrequest|iwr|curl|wget|invoke-restmethod|irm)\b[^;|\n]*?((?:https?|ftp)://[^'"\s;]+)[^;|\n]*?-outfile\s+['"]?([^'"\s;]+)|downloadfile\(\s*['"]((?:https?|ftp)://[^'"]+)['"]\s*,\s*['"]([^'"]+)['"]`)
+)
+
+// psDownloadRun finds PowerShell code that saves a download to a file and
+// then runs that file (& PATH, . PATH, Start-Process PATH, -File PATH).
+func psDownloadRun(code string) string {
+	m := psOutFileRe.FindStringSubmatch(code)
+	if m == nil {
+		return ""
+	}
+	u, p := m[1]+m[3], m[2]+m[4]
+	rest := code[strings.Index(code, m[0])+len(m[0]):]
+	lr := strings.ToLower(rest)
+	lp := strings.ToLower(p)
+	for _, pre := range []string{"& ", "&", ". ", "start-process ", "-file ", "saps ", "iex (gc ", "invoke-item "} {
+		if strings.Contains(lr, pre+lp) || strings.Contains(lr, pre+"'"+lp) || strings.Contains(lr, pre+`"`+lp) {
+			return u
+		}
+	}
+	return ""
+}
+
+// psNetExec records PowerShell code that evaluates a download as the
+// pipe-to-shell it is.
+func (w *walker) psNetExec(code string, c ctx) {
+	if u := psNetURL(code); u != "" {
+		w.codeItem(codeItem{shell: "curl -s " + quote(u) + " | iex", via: "powershell iex(network)"}, c)
+	}
+}
 
 // extractCode finds what interpreter code runs in a shell or touches on
 // disk. It is a scanner, not an interpreter: literal strings reaching
@@ -94,7 +160,7 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			argv := []string{s}
 			rest2 := after
 			for strings.HasPrefix(rest2, ",") {
-				a, k, ok := readStrExpr(strings.TrimLeft(rest2[1:], " \t"), nil)
+				a, k, ok := readPathExpr(strings.TrimLeft(rest2[1:], " \t"), vars)
 				if !ok {
 					break
 				}
@@ -173,6 +239,67 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	// eval(requests.get(URL).text) — the interpreter's own pipe-to-shell.
 	for _, m := range netExecRe.FindAllStringSubmatch(code, -1) {
 		add(codeItem{shell: "curl -s " + quote(m[1]) + " | " + lang, via: via + " exec(network)"})
+	}
+	if u := urlLitRe.FindStringSubmatch(code); u != nil && netFetchRe.MatchString(code) {
+		if evalCallRe.MatchString(code) {
+			add(codeItem{shell: "curl -s " + quote(u[1]) + " | " + lang, via: via + " eval(network)"})
+		}
+		for _, m := range retrieveRe.FindAllStringIndex(code, -1) {
+			src, n, ok := readStrExpr(code[m[1]:], vars)
+			if !ok {
+				continue
+			}
+			rest := strings.TrimLeft(code[m[1]+n:], " \t")
+			if !strings.HasPrefix(rest, ",") {
+				continue
+			}
+			rest = strings.TrimPrefix(strings.TrimLeft(rest[1:], " \t"), "out=")
+			if dst, _, ok := readPathExpr(rest, vars); ok && looksLikePath(dst) {
+				add(codeItem{argv: []string{"curl", "-s", "-o", dst, src}, via: via + " download", text: clip(code[m[0]:], 200)})
+			}
+		}
+		// open(PATH, "wb").write(urlopen(URL).read()) and the like: a
+		// file written by code that fetches is a download.
+		for _, m := range append(openRe.FindAllStringIndex(code, -1), putFileRe.FindAllStringIndex(code, -1)...) {
+			rest := code[m[1]:]
+			p, n, ok := readPathExpr(rest, vars)
+			if !ok || !looksLikePath(p) {
+				continue
+			}
+			mode := strings.TrimLeft(rest[n:], " \t")
+			if !strings.HasPrefix(mode, ",") {
+				continue
+			}
+			if m2, _, _ := readStrExpr(strings.TrimLeft(mode[1:], " \t"), vars); strings.ContainsAny(m2, "wa") || putFileRe.MatchString(code[m[0]:m[1]]) {
+				add(codeItem{argv: []string{"curl", "-s", "-o", p, u[1]}, via: via + " download", text: clip(code[m[0]:], 200)})
+			}
+		}
+	}
+	// A variable read inside a print statement is printed:
+	// print(os.environ["OPENAI_API_KEY"]), console.log(process.env.X).
+	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
+		stmt := code[m[1]:]
+		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
+			stmt = stmt[:i]
+		}
+		for _, ix := range envRefRe.FindAllStringSubmatchIndex(stmt, 4) {
+			before := stmt[max(0, ix[0]-8):ix[0]]
+			after := stmt[ix[1]:min(len(stmt), ix[1]+8)]
+			if strings.Contains(before, "if ") || strings.Contains(before, "len(") || strings.Contains(before, "bool(") || strings.Contains(before, "not ") ||
+				strings.HasPrefix(strings.TrimSpace(after), "else") || strings.HasPrefix(strings.TrimSpace(after), "is ") || strings.HasPrefix(strings.TrimSpace(after), "==") || strings.HasPrefix(strings.TrimSpace(after), "!=") || strings.HasPrefix(strings.TrimSpace(after), "?") {
+				// A test of the variable, not its value.
+				continue
+			}
+			e := stmt[ix[0]:ix[1]]
+			sm := envRefRe.FindStringSubmatch(e)
+			add(codeItem{argv: []string{"printenv", sm[1] + sm[2] + sm[3] + sm[4]}, via: via + " env", text: clip(code[m[0]:], 200)})
+		}
+	}
+	if u := psDownloadRun(code); u != "" {
+		add(codeItem{shell: "curl -s " + quote(u) + " | sh", via: via + " download+run"})
+	}
+	if revShellRe.MatchString(code) {
+		add(codeItem{argv: []string{"nc", "-e", "/bin/sh", "remote"}, via: via + " reverse-shell", text: clip(code, 200)})
 	}
 	if forkRe.MatchString(code) {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
@@ -290,26 +417,59 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 	for _, pre := range []string{"os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path("} {
 		if strings.HasPrefix(t, pre) {
 			p, n, ok := readPathExpr(t[len(pre):], vars)
-			return p, off + len(pre) + n, ok
+			n += len(pre)
+			if r := strings.TrimLeft(t[n:], " \t"); ok && strings.HasPrefix(r, ")") {
+				n += len(t[n:]) - len(r) + 1
+			}
+			return p, off + n, ok
 		}
 	}
-	for _, pre := range []string{"Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home"} {
+	for _, pre := range []string{"pathlib.Path.home()", "getenv(\"HOME\")", "getenv('HOME')", "os.Getenv(\"HOME\")", "os.UserHomeDir()", "Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home"} {
 		if strings.HasPrefix(t, pre) {
 			rest := t[len(pre):]
 			p := "~"
 			n := len(pre)
-			// Path.home() / ".ssh" / "id_rsa"
+			// Path.home() / ".ssh" / "id_rsa", HOME + "/.ssh",
+			// Path.home().joinpath(".aws", "credentials").
 			for {
 				r2 := strings.TrimLeft(rest, " \t")
-				if !strings.HasPrefix(r2, "/") && !strings.HasPrefix(r2, "+") && !strings.HasPrefix(r2, ",") {
+				skip := 1
+				switch {
+				case strings.HasPrefix(r2, "/"), strings.HasPrefix(r2, "+"):
+				case strings.HasPrefix(r2, ".joinpath("):
+					skip = len(".joinpath(")
+				case len(r2) > 1 && r2[0] == '.' && strings.ContainsRune("\"' ", rune(r2[1])):
+					// PHP and Perl join strings with ".".
+				default:
+					skip = 0
+				}
+				if skip == 0 {
 					break
 				}
-				seg, k, ok := readStrExpr(r2[1:], vars)
+				seg, k, ok := readStrExpr(r2[skip:], vars)
 				if !ok {
 					break
 				}
 				p += "/" + strings.TrimPrefix(seg, "/")
-				consumed := len(rest) - len(r2) + 1 + k
+				consumed := len(rest) - len(r2) + skip + k
+				if skip > 1 {
+					// More joinpath parts, then the closing parenthesis.
+					for {
+						r3 := strings.TrimLeft(rest[consumed:], " \t")
+						if !strings.HasPrefix(r3, ",") {
+							break
+						}
+						seg, k, ok := readStrExpr(r3[1:], vars)
+						if !ok {
+							break
+						}
+						p += "/" + strings.TrimPrefix(seg, "/")
+						consumed += len(rest[consumed:]) - len(r3) + 1 + k
+					}
+					if r3 := strings.TrimLeft(rest[consumed:], " \t"); strings.HasPrefix(r3, ")") {
+						consumed += len(rest[consumed:]) - len(r3) + 1
+					}
+				}
 				rest = rest[consumed:]
 				n += consumed
 			}
@@ -366,7 +526,7 @@ func readList(s string, vars map[string]string) ([]string, bool) {
 	n := m[1]
 	var out []string
 	for {
-		str, k, ok := readStrExpr(s[n:], vars)
+		str, k, ok := readPathExpr(s[n:], vars)
 		if !ok {
 			break
 		}

@@ -78,6 +78,10 @@ type walker struct {
 	crossCall bool
 	// setPos holds positional parameters replaced by "set -- a b".
 	setPos []string
+	// procOut is the static output of the last process substitution,
+	// for "< <(echo ~/.ssh/id_rsa)".
+	procOut   string
+	procKnown bool
 }
 
 // ctx is what the walker knows about where a statement sits.
@@ -91,6 +95,10 @@ type ctx struct {
 	pipeLen    int
 	background bool
 	crossCall  bool
+	// stdin is what statements without input of their own read: the
+	// stdin of the shell running them ("curl URL | bash -c 'source
+	// /dev/stdin'") or of the command whose $(...) they are in.
+	stdin stdinInfo
 }
 
 func (c ctx) with(via string) ctx {
@@ -143,7 +151,23 @@ func (w *walker) stmts(list []*syntax.Stmt, c ctx) (string, bool) {
 	var b strings.Builder
 	known := true
 	for _, s := range list {
-		out, ok := w.stmt(s, c, stdinInfo{})
+		out, ok := w.stmt(s, c, c.stdin)
+		b.WriteString(out)
+		known = known && ok
+	}
+	return b.String(), known
+}
+
+// stmtsIn walks the statements of a subshell or block that is a pipeline
+// stage: they share its standard input ("curl URL | (cd /tmp && bash)").
+func (w *walker) stmtsIn(list []*syntax.Stmt, c ctx, in stdinInfo) (string, bool) {
+	if len(in.sources) == 0 && !in.known {
+		return w.stmts(list, c)
+	}
+	var b strings.Builder
+	known := true
+	for _, s := range list {
+		out, ok := w.stmt(s, c, in)
 		b.WriteString(out)
 		known = known && ok
 	}
@@ -184,10 +208,10 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, in stdinInfo) (string, bool) {
 		return o1 + o2, k1 && k2
 	case *syntax.Subshell:
 		w.redirs(s.Redirs, c)
-		return w.stmts(x.Stmts, c)
+		return w.stmtsIn(x.Stmts, c, in)
 	case *syntax.Block:
 		w.redirs(s.Redirs, c)
-		return w.stmts(x.Stmts, c)
+		return w.stmtsIn(x.Stmts, c, in)
 	case *syntax.IfClause:
 		for ic := x; ic != nil; ic = ic.Else {
 			w.stmts(ic.Cond, c)
@@ -257,7 +281,7 @@ func (w *walker) pipeline(s *syntax.Stmt, c ctx) (string, bool) {
 	flatten(s)
 	w.pipes++
 	id := w.pipes
-	var in stdinInfo
+	in := c.stdin
 	var upstream []Source
 	var out string
 	var known bool
@@ -316,9 +340,11 @@ func (w *walker) decl(x *syntax.DeclClause, c ctx) {
 	for _, a := range x.Args {
 		if a.Name == nil {
 			// "export -f name" style flags or "declare -x" words: expand
-			// for their substitutions only.
+			// for their substitutions only. What those print becomes
+			// variables ("export $(grep -v '^#' .env | xargs)"), as in
+			// an assignment.
 			if a.Value != nil {
-				w.fields(a.Value, c)
+				w.fields(a.Value, c.with("assign"))
 			}
 			continue
 		}
@@ -396,13 +422,16 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	}
 	// Prefix assignments (X=1 cmd) only reach the command's environment;
 	// still expand them for their substitutions.
+	var env []string
 	for _, a := range ce.Assigns {
-		if a.Value != nil {
-			w.fields(a.Value, c)
+		if a.Value != nil && a.Name != nil {
+			env = append(env, a.Name.Value+"="+w.literal(a.Value, c))
 		}
 	}
-	raw := rawCmd{}
+	raw := rawCmd{env: env}
 	w.crossCall = false
+	// $(...) in the words reads this command's stdin.
+	c.stdin = in
 	for _, word := range ce.Args {
 		w.subst = nil
 		fs, unres := w.fields(word, c)
@@ -446,15 +475,24 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	}
 	c.crossCall = c.crossCall || cross
 	raw.text = c.text(s)
+	if argv, ok := winCommand(raw.text, raw.fields); ok {
+		// PowerShell / cmd.exe, read from the source text.
+		wr := newRaw(argv)
+		wr.env, wr.text = raw.env, raw.text
+		raw = wr.wrap("powershell")
+	}
 	raw.redirects = reds
 	out, known, downloader := w.emit(raw, c, in)
 	for _, of := range outFiles {
-		if Unknown(of.Target) || of.Target == "/dev/null" || strings.HasPrefix(of.Target, "/dev/") {
+		if Unknown(of.Target) || strings.HasPrefix(of.Target, "/dev/") && !strings.HasPrefix(of.Target, "/dev/shm/") {
 			continue
 		}
 		switch {
 		case downloader != "":
 			w.st.Download(of.Target, downloader)
+		case !known && passThrough[raw.fields[0]] && fromNetwork(in.sources):
+			// "curl URL | cat > /tmp/i": the file holds the download.
+			w.st.Download(of.Target, raw.text)
 		case known:
 			w.st.WriteFile(of.Target, out, of.Op == ">>" || of.Op == "&>>", raw.text)
 		default:
@@ -469,7 +507,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 
 func (w *walker) fileStdin(target string, subst []Source) stdinInfo {
 	if len(subst) > 0 {
-		return stdinInfo{sources: subst, kind: "procsubst"}
+		return stdinInfo{sources: subst, kind: "procsubst", content: w.procOut, known: w.procKnown && w.procOut != ""}
 	}
 	if key, f := w.st.LookupFile(target); f != nil {
 		if w.st.earlier("file:" + key) {
@@ -516,6 +554,12 @@ func (e env) Get(name string) expand.Variable {
 			return strVar(v)
 		}
 		return strVar(" \t\n")
+	case "PWD":
+		// The working directory: known after a cd, else "here".
+		if st.Cwd != "" {
+			return strVar(st.Cwd)
+		}
+		return strVar(".")
 	case "SHELL", "BASH":
 		// The login shell: whatever it is, it runs what it is fed.
 		if v, ok := st.Vars[name]; ok {
@@ -595,6 +639,13 @@ func (w *walker) config(c *ctx) *expand.Config {
 			s, known := w.stmts(cs.Stmts, c.with("$(...)"))
 			for _, cmd := range w.out[start:] {
 				saved = append(saved, Source{Kind: "cmdsubst", Name: cmd.Name, Args: cmd.Args, Text: cmd.String()})
+				// "bash -c "$(cat)"" fed by curl: what cat reads is
+				// where the code comes from.
+				for _, src := range cmd.Stdin {
+					if src.Kind == "pipe" || src.Kind == "download" || src.Kind == "procsubst" {
+						saved = append(saved, src)
+					}
+				}
 			}
 			w.subst = saved
 			if known {
@@ -607,7 +658,7 @@ func (w *walker) config(c *ctx) *expand.Config {
 		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
 			start := len(w.out)
 			saved := w.subst
-			w.stmts(ps.Stmts, c.with("<(...)"))
+			w.procOut, w.procKnown = w.stmts(ps.Stmts, c.with("<(...)"))
 			for _, cmd := range w.out[start:] {
 				saved = append(saved, Source{Kind: "procsubst", Name: cmd.Name, Args: cmd.Args, Text: cmd.String()})
 			}

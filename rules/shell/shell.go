@@ -67,6 +67,12 @@ type Command struct {
 	// Wrappers are the wrapper programs removed to find Name, outermost
 	// first ("sudo", "env", "xargs", ...). Via also lists them.
 	Wrappers []string
+	// Env are the NAME=value assignments made for this command alone
+	// ("RAILS_ENV=test rails db:reset", "env X=1 cmd").
+	Env []string
+	// Origins are the paths that arguments or "<" files are copies,
+	// moves or links of, made earlier in the session.
+	Origins []string
 }
 
 // AssignName is the Name of the pseudo-command recorded for a bare
@@ -206,4 +212,34 @@ func Display(s string) string {
 		s = s[:i] + rep + s[j+len(unkClose):]
 	}
 	return strings.NewReplacer(unkOpen, "", unkClose, "", "\ue002", "", "\ue003", "").Replace(s)
+}
+
+// Placeholder replaces every unknown part of s (an unset variable, a
+// command substitution) with rep: "~/.aws/sso/cache/$(ls ...)" becomes
+// "~/.aws/sso/cache/x", a path that can still be matched by shape.
+func Placeholder(s, rep string) string {
+	if !Unknown(s) {
+		return s
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch string(r) {
+		case unkOpen:
+			if depth == 0 {
+				b.WriteString(rep)
+			}
+			depth++
+			continue
+		case unkClose:
+			if depth > 0 {
+				depth--
+			}
+			continue
+		}
+		if depth == 0 {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -17,6 +17,10 @@ type State struct {
 	Aliases map[string]string
 	Funcs   map[string]string // function name -> body source
 	Files   map[string]*File  // cleaned path -> what was written there
+	// Origins maps a path to the path it is a copy, move or link of when
+	// that source's content is not known ("ln -s ~/.ssh/id_rsa k.txt"),
+	// so reading the new name is reading the old one.
+	Origins map[string]string
 	// Cwd is the working directory as far as it is known: set by the
 	// caller from the ledger (Call.Cwd) and by "cd" with a known path.
 	Cwd string
@@ -47,7 +51,7 @@ type File struct {
 func NewState() *State {
 	return &State{
 		Vars: map[string]string{}, Arrays: map[string][]string{}, Aliases: map[string]string{},
-		Funcs: map[string]string{}, Files: map[string]*File{}, origin: map[string]int{},
+		Funcs: map[string]string{}, Files: map[string]*File{}, Origins: map[string]string{}, origin: map[string]int{},
 	}
 }
 
@@ -70,6 +74,9 @@ func (s *State) Clone() *State {
 	for k, v := range s.Files {
 		f := *v
 		c.Files[k] = &f
+	}
+	for k, v := range s.Origins {
+		c.Origins[k] = v
 	}
 	for k, v := range s.origin {
 		c.origin[k] = v
@@ -212,4 +219,36 @@ func CleanPath(p string) string {
 	}
 	c := path.Clean(p)
 	return c
+}
+
+// setOrigin records that dst is a copy, move or link of src.
+func (s *State) setOrigin(dst, src string) {
+	d, o := CleanPath(dst), CleanPath(src)
+	if d == "" || o == "" || d == o || Unknown(d) || Unknown(o) {
+		return
+	}
+	if len(s.Origins) >= maxFiles {
+		return
+	}
+	s.Origins[d] = o
+	s.origin["orig:"+d] = s.gen
+}
+
+// originOf returns the path p is a copy or link of ("/tmp/b/id_rsa" when
+// /tmp/b is a copy of ~/.ssh gives ~/.ssh/id_rsa), and whether that was
+// recorded by an earlier call.
+func (s *State) originOf(p string) (string, bool) {
+	if len(s.Origins) == 0 || Unknown(p) {
+		return "", false
+	}
+	c := CleanPath(p)
+	for k := c; k != "." && k != "/" && k != ""; k = path.Dir(k) {
+		if o, ok := s.Origins[k]; ok {
+			return o + strings.TrimPrefix(c, k), s.earlier("orig:" + k)
+		}
+		if !strings.Contains(k, "/") {
+			break
+		}
+	}
+	return "", false
 }

@@ -151,11 +151,89 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		}
 		var b strings.Builder
 		for _, r := range roots {
-			b.WriteString(strings.TrimRight(r, "/") + "/" + name + "\n")
+			b.WriteString(findItem(r, name, args) + "\n")
 		}
 		return b.String(), true
 	case "pwd":
 		return ".\n", true
+	case "readlink", "realpath":
+		// The path itself, resolved; what it names is what matters.
+		var b strings.Builder
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				b.WriteString(a + "\n")
+			}
+		}
+		return b.String(), b.Len() > 0
+	case "locate", "mlocate", "plocate", "fd", "fdfind":
+		// Paths anywhere that contain the pattern: the shape is
+		// ROOT/**/*PATTERN*.
+		var pat, root string
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			switch {
+			case pat == "":
+				pat = a
+			case root == "" && (name == "fd" || name == "fdfind"):
+				root = a
+			}
+		}
+		if pat == "" || strings.ContainsAny(pat, "/") {
+			return "", false
+		}
+		if root == "" {
+			root = "/"
+			if name == "fd" || name == "fdfind" {
+				root = "."
+			}
+		}
+		pat = strings.Trim(pat, "^$")
+		return strings.TrimRight(root, "/") + "/**/*" + strings.Trim(pat, "*") + "*\n", true
+	case "ls":
+		// "ls ~/.ssh/id_*" prints what the glob matches: the shape is
+		// the glob itself. A plain directory lists unknown names.
+		var b strings.Builder
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if !strings.ContainsAny(a, "*?[") {
+				return "", false
+			}
+			b.WriteString(a + "\n")
+		}
+		return b.String(), b.Len() > 0
+	case "head", "tail", "sort", "uniq":
+		// Filters keep the shape of known input; which lines survive
+		// does not matter to what the words are.
+		if in.known {
+			for _, a := range args {
+				if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") && !isNum(a) {
+					return "", false
+				}
+			}
+			return in.content, true
+		}
+	case "which", "command", "type", "whence", "where":
+		// "$(which rm)" / "$(command -v rm)" is a path to that program;
+		// where it lives does not matter, its name does.
+		var b strings.Builder
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") || a == "" {
+				continue
+			}
+			if strings.Contains(a, "/") {
+				b.WriteString(a + "\n")
+			} else {
+				b.WriteString("/usr/bin/" + a + "\n")
+			}
+		}
+		if name == "command" && !contains(args, "-v") {
+			return "", false
+		}
+		return b.String(), b.Len() > 0
 	case "tr":
 		if in.known && len(args) == 2 && isRot13(args[0], args[1]) {
 			return rot13(in.content), true
@@ -207,6 +285,9 @@ func rot13(s string) string {
 	}, s)
 }
 
+// curlArgOpts are curl's short options that take a value.
+const curlArgOpts = "AbcCdDeEFHKmoPQrtTuUwxXyYz"
+
 // Downloaders fetch from the network.
 var downloaders = map[string]bool{
 	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true,
@@ -236,18 +317,72 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 		for i := 0; i < len(a); i++ {
 			x := a[i]
 			switch {
-			case (x == "-o" || x == "--output") && i+1 < len(a):
-				if a[i+1] != "-" {
-					w.st.Download(a[i+1], c.String())
+			case (x == "--output" || strings.HasPrefix(x, "--output=")) && i+1 < len(a):
+				out := strings.TrimPrefix(x, "--output=")
+				if x == "--output" {
+					out = a[i+1]
+					i++
 				}
-				i++
-			case strings.HasPrefix(x, "-o") && len(x) > 2 && !strings.HasPrefix(x, "--"):
-				w.st.Download(x[2:], c.String())
-			case x == "-O" || x == "--remote-name" || (strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.Contains(x, "O")):
+				if out != "-" {
+					w.st.Download(out, c.String())
+				}
+			case x == "--remote-name" || x == "--remote-name-all":
 				if u := lastURL(a); u != "" {
 					w.st.Download(urlBase(u), c.String())
 				}
+			case len(x) > 1 && x[0] == '-' && x[1] != '-':
+				// A cluster of short options ("-sSLo FILE", "-fsSLO"): the
+				// first one that takes a value consumes the rest of the
+				// word or the next word.
+				for k := 1; k < len(x); k++ {
+					ch := x[k]
+					if ch == 'O' {
+						if u := lastURL(a); u != "" {
+							w.st.Download(urlBase(u), c.String())
+						}
+						continue
+					}
+					if strings.IndexByte(curlArgOpts, ch) < 0 {
+						continue
+					}
+					val := x[k+1:]
+					if val == "" && i+1 < len(a) {
+						val = a[i+1]
+						i++
+					}
+					if ch == 'o' && val != "-" && val != "" {
+						w.st.Download(val, c.String())
+					}
+					break
+				}
 			}
+		}
+	case "aria2c":
+		out, dir := "", ""
+		for i := 0; i < len(a); i++ {
+			switch x := a[i]; {
+			case (x == "-o" || x == "--out") && i+1 < len(a):
+				out = a[i+1]
+				i++
+			case strings.HasPrefix(x, "--out="):
+				out = strings.TrimPrefix(x, "--out=")
+			case (x == "-d" || x == "--dir") && i+1 < len(a):
+				dir = a[i+1]
+				i++
+			case strings.HasPrefix(x, "--dir="):
+				dir = strings.TrimPrefix(x, "--dir=")
+			}
+		}
+		if out == "" {
+			if u := lastURL(a); u != "" {
+				out = urlBase(u)
+			}
+		}
+		if out != "" {
+			if dir != "" {
+				out = dir + "/" + out
+			}
+			w.st.Download(out, c.String())
 		}
 	case "wget", "wget2":
 		out := ""
@@ -297,14 +432,22 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 			}
 		}
 		if len(ops) == 2 {
+			dst := ops[1]
+			if strings.HasSuffix(dst, "/") || dst == "." {
+				dst = path.Join(dst, path.Base(ops[0]))
+			}
 			if _, f := w.st.LookupFile(ops[0]); f != nil {
-				dst := ops[1]
-				if strings.HasSuffix(dst, "/") || dst == "." {
-					dst = path.Join(dst, path.Base(ops[0]))
-				}
 				nf := *f
 				w.st.Files[CleanPath(dst)] = &nf
 				w.st.origin["file:"+CleanPath(dst)] = w.st.gen
+			} else {
+				// A file from outside the session's own writes: later
+				// reads of dst read it.
+				src := ops[0]
+				if o, _ := w.st.originOf(src); o != "" {
+					src = o
+				}
+				w.st.setOrigin(dst, src)
 			}
 		}
 	}
@@ -333,4 +476,32 @@ func urlBase(u string) string {
 		return path.Base(p.Path)
 	}
 	return "index.html"
+}
+
+// findItem is the shape of what find prints or passes to -exec: ROOT/NAME
+// for a name found directly under the root, ROOT/**/NAME when the name
+// may be anywhere below it ("find / -name '*.pem'" reaches
+// ~/.ssh/deploy.pem).
+func findItem(root, name string, args []string) string {
+	r := strings.TrimRight(root, "/")
+	if name == "" {
+		name = "*"
+	}
+	shallow := name == "*"
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "-maxdepth" && (args[i+1] == "0" || args[i+1] == "1") {
+			shallow = true
+		}
+	}
+	if shallow {
+		return r + "/" + name
+	}
+	return r + "/**/" + name
+}
+
+// passThrough programs copy their input to their output, so what they
+// write to a file is what fed them.
+var passThrough = map[string]bool{
+	"cat": true, "tee": true, "dd": true, "gunzip": true, "zcat": true, "base64": true, "tr": true, "sed": true,
+	"awk": true, "gzip": true, "xz": true, "bzip2": true, "head": true, "tail": true, "openssl": true,
 }

@@ -82,6 +82,19 @@ func unwrap(base string, r rawCmd) (rawCmd, string, bool) {
 			}
 		}
 	}
+	if base == "npx" || base == "pnpx" || base == "bunx" {
+		// "npx https://host/pkg.tgz" fetches and runs a package; keep
+		// npx as the program so its URL stays visible.
+		for _, a := range f[1:] {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if strings.Contains(a, "://") || strings.HasPrefix(a, "git+") || strings.HasPrefix(a, "github:") || strings.HasPrefix(a, "gist:") {
+				return r, "", false
+			}
+			break
+		}
+	}
 	if base == "sudo" {
 		for _, a := range f[1:] {
 			if a == "-l" || a == "-v" || a == "-k" || a == "-K" || a == "--list" || a == "--validate" {
@@ -102,6 +115,7 @@ func unwrap(base string, r rawCmd) (rawCmd, string, bool) {
 			break
 		}
 		if spec.assigns && strings.Contains(a, "=") && !strings.HasPrefix(a, "-") && validName(a[:strings.Index(a, "=")]) {
+			r.env = append(append([]string(nil), r.env...), a)
 			i++
 			continue
 		}
@@ -228,6 +242,26 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 			}
 		}
 	}
+	if base == "xargs" {
+		// "xargs -a FILE cmd": the words are FILE's content, read by
+		// xargs itself; that read is recorded as "cat FILE".
+		orig := strings.Fields(r.text)
+		for i, a := range orig {
+			file := ""
+			switch {
+			case (a == "-a" || a == "--arg-file") && i+1 < len(orig):
+				file = orig[i+1]
+			case strings.HasPrefix(a, "--arg-file="):
+				file = strings.TrimPrefix(a, "--arg-file=")
+			}
+			if file = strings.Trim(file, `'"`); file != "" {
+				nr := newRaw([]string{"cat", file})
+				nr.text = r.text
+				w.record(nr, "cat", c.with("xargs -a"), stdinInfo{})
+				break
+			}
+		}
+	}
 	if words == nil {
 		switch {
 		case in.known:
@@ -266,6 +300,18 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 	if len(words) > 8 {
 		words = words[:8]
 	}
+	if replace != "" && base == "parallel" {
+		// "parallel rm -rf ::: a b" appends when there is no "{}".
+		has := false
+		for _, f := range r.fields {
+			if strings.Contains(f, replace) {
+				has = true
+			}
+		}
+		if !has {
+			replace = ""
+		}
+	}
 	if replace != "" {
 		for _, wd := range words {
 			nr := r
@@ -277,6 +323,13 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 			nr.srcs = append([][]Source(nil), r.srcs...)
 			if marked {
 				nr.notes = append(nr.notes, "stdin-args")
+				// The words come from upstream: "curl URL | xargs -I{}
+				// sh -c '{}'" runs what curl fetched.
+				for i, f := range r.fields {
+					if strings.Contains(f, replace) {
+						nr.srcs[i] = append(append([]Source(nil), nr.srcs[i]...), in.sources...)
+					}
+				}
 			}
 			w.emit(nr, c, stdinInfo{})
 		}

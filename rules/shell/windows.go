@@ -1,0 +1,162 @@
+package shell
+
+import (
+	"strings"
+)
+
+// Windows commands (PowerShell cmdlets and cmd.exe builtins) are read
+// from their source text, not through bash expansion, which would eat the
+// backslashes of C:\Users\x. Their meaning is mapped onto the POSIX
+// programs the rules know: Remove-Item -Recurse is rm -r, Get-Content is
+// cat, Format-Volume wipes a disk.
+
+// psOnly are PowerShell names with no POSIX namesake.
+var psOnly = map[string]bool{
+	"remove-item": true, "ri": true, "get-content": true, "gc": true, "format-volume": true, "clear-disk": true,
+	"initialize-disk": true,
+}
+
+// cmdAmbiguous are cmd.exe names that also exist (or mean little) in a
+// POSIX shell; they count as Windows only with Windows-looking arguments.
+var cmdAmbiguous = map[string]bool{
+	"rd": true, "rmdir": true, "del": true, "erase": true, "type": true, "format": true,
+}
+
+// winCommand returns the normalised argv of a Windows command given the
+// statement's source text, or false when the statement is not one.
+func winCommand(text string, fields []string) ([]string, bool) {
+	if len(fields) == 0 || Unknown(fields[0]) {
+		return nil, false
+	}
+	prog := fields[0]
+	if !psOnly[prog] && !cmdAmbiguous[prog] {
+		// Cheap test first: most programs are not Windows ones.
+		if prog = strings.ToLower(prog); prog == fields[0] || !psOnly[prog] && !cmdAmbiguous[prog] {
+			return nil, false
+		}
+	}
+	words := winSplit(text)
+	if len(words) == 0 || strings.ToLower(strings.Trim(words[0], `"'`)) != prog {
+		return nil, false
+	}
+	if !psOnly[prog] {
+		win := false
+		for _, w := range words[1:] {
+			if strings.Contains(w, `\`) || strings.Contains(w, "%") || strings.HasPrefix(strings.ToLower(w), "$env:") ||
+				len(w) == 2 && w[0] == '/' || len(w) >= 2 && w[1] == ':' {
+				win = true
+			}
+		}
+		if !win {
+			return nil, false
+		}
+	}
+	var paths []string
+	recursive, force := false, false
+	valueParams := map[string]bool{"-erroraction": true, "-ea": true, "-include": true, "-exclude": true, "-filter": true,
+		"-totalcount": true, "-tail": true, "-head": true, "-encoding": true, "-delimiter": true, "-readcount": true, "-filesystem": true,
+		"-filesystemlabel": true, "-newfilesystemlabel": true, "-stream": true, "-credential": true}
+	for i := 1; i < len(words); i++ {
+		w := strings.Trim(words[i], `"'`)
+		lw := strings.ToLower(w)
+		switch {
+		case lw == "-path" || lw == "-literalpath" || lw == "-lp":
+			if i+1 < len(words) {
+				paths = append(paths, winPath(words[i+1]))
+				i++
+			}
+		case lw == "-driveletter" || lw == "-number":
+			if i+1 < len(words) {
+				paths = append(paths, "/dev/windows-volume-"+strings.Trim(words[i+1], `"'`))
+				i++
+			}
+		case valueParams[lw]:
+			i++
+		case strings.HasPrefix(lw, "-r") && strings.HasPrefix("-recurse", lw), lw == "/s":
+			recursive = true
+		case strings.HasPrefix(lw, "-fo") && strings.HasPrefix("-force", lw), lw == "-f", lw == "/q", lw == "/f":
+			force = true
+		case strings.HasPrefix(lw, "-") || len(lw) == 2 && lw[0] == '/':
+		default:
+			paths = append(paths, winPath(w))
+		}
+	}
+	switch prog {
+	case "remove-item", "ri", "rd", "rmdir", "del", "erase":
+		argv := []string{"rm"}
+		if recursive {
+			argv = append(argv, "-r")
+		}
+		if force || prog == "rd" || prog == "rmdir" {
+			argv = append(argv, "-f")
+		}
+		return append(argv, paths...), true
+	case "get-content", "gc", "type":
+		return append([]string{"cat"}, paths...), true
+	case "format-volume", "clear-disk", "initialize-disk", "format":
+		return []string{"wipefs", "-a", "/dev/windows-volume"}, true
+	}
+	return nil, false
+}
+
+// winSplit splits a command line at blanks, keeping quoted parts whole
+// and backslashes as they are; it stops at the first shell operator.
+func winSplit(s string) []string {
+	var out []string
+	var b strings.Builder
+	var q byte
+	in := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case q != 0:
+			if ch == q {
+				q = 0
+			}
+			b.WriteByte(ch)
+		case ch == '"' || ch == '\'':
+			q = ch
+			b.WriteByte(ch)
+			in = true
+		case ch == ' ' || ch == '\t':
+			if in {
+				out = append(out, b.String())
+				b.Reset()
+				in = false
+			}
+		case ch == '|' || ch == ';' || ch == '&' || ch == '>' || ch == '<' || ch == '\n':
+			if in {
+				out = append(out, b.String())
+			}
+			return out
+		default:
+			b.WriteByte(ch)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// winPath turns a Windows path into the POSIX form the pack's globs use:
+// %USERPROFILE%, $env:USERPROFILE and $HOME are "~", a drive prefix goes
+// (C:\Users\x is /Users/x, which is a home), backslashes become slashes.
+func winPath(p string) string {
+	p = strings.Trim(p, `"'`)
+	lp := strings.ToLower(p)
+	for _, pre := range []string{"%userprofile%", "${env:userprofile}", "$env:userprofile", "%homedrive%%homepath%", "%homepath%", "$env:homepath", "${home}", "$home", "~"} {
+		if strings.HasPrefix(lp, pre) {
+			p = "~" + p[len(pre):]
+			break
+		}
+	}
+	if len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z') {
+		p = p[2:]
+		if p == "" {
+			p = "/"
+		}
+	}
+	return strings.ReplaceAll(p, `\`, "/")
+}

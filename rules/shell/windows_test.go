@@ -1,0 +1,33 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWindowsCommands checks that PowerShell and cmd.exe commands are
+// read from their source text (backslashes kept) and mapped onto the
+// POSIX programs the rules know, while POSIX uses of the same names stay
+// as they are.
+func TestWindowsCommands(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{`Remove-Item -Recurse -Force C:\Users\dev\Documents`, "rm -r -f /Users/dev/Documents"},
+		{`Remove-Item -Path $env:USERPROFILE\code -Recurse`, "rm -r ~/code"},
+		{`rd /s /q C:\Users\dev`, "rm -r -f /Users/dev"},
+		{`del /q obj\*.*`, "rm -f obj/*.*"},
+		{`Get-Content $env:USERPROFILE\.ssh\id_rsa -TotalCount 5`, "cat ~/.ssh/id_rsa"},
+		{`type %USERPROFILE%\.aws\credentials`, "cat ~/.aws/credentials"},
+		{`Format-Volume -DriveLetter D -Force`, "wipefs -a /dev/windows-volume"},
+		{`type rm`, "type rm"},
+		{`rmdir build`, "rmdir build"},
+	}
+	for _, c := range cases {
+		cmds, err := Parse(c.src, nil)
+		if err != nil || len(cmds) == 0 {
+			t.Fatalf("%s: %v %v", c.src, cmds, err)
+		}
+		if got := strings.ReplaceAll(cmds[0].String(), `"`, "'"); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.src, got, c.want)
+		}
+	}
+}
