@@ -30,6 +30,10 @@ type AuditOptions struct {
 	Suppressions *Suppressions // nil: none
 	NoRedact     bool
 	Tool         ToolInfo
+	// TrimMemory lets the audit lower the Go runtime's soft memory limit
+	// while it runs (see memlimit.go). It is a process-wide setting, so
+	// only a program that owns its process (the CLI) should turn it on.
+	TrimMemory bool
 }
 
 // Audit reads each ledger once, streaming (ledger.Open + Reader.Scan),
@@ -90,6 +94,9 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 		return nil, err
 	}
 	defer r.Close()
+	if o.TrimMemory {
+		defer limitMemory()()
+	}
 	red := redact.Redactor{Off: o.NoRedact}
 	la := &ledgerAudit{
 		summary:  LedgerSummary{Path: path, Format: string(r.Format())},
@@ -110,14 +117,22 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 	replay := o.Engine.NewReplay()
 	rules := owasp.NewChecker(o.Rules)
 
+	records := 0
 	err = r.Scan(o.Filter, func(rec ledger.Record) error {
+		if records++; o.TrimMemory && records%memCheckEvery == 0 {
+			recheckMemory()
+		}
 		ghosts.Observe(rec)
-		loops.Observe(rec)
 		if rec.Event != nil {
+			loops.Observe(rec)
 			la.observeEvent(rec.Event)
 			return nil
 		}
 		c := rec.Call
+		// Loop forensics and the posture rules' retry signature both hash
+		// the canonical arguments: canonicalise once.
+		canon := canonicalArgs(c.Args)
+		loops.observeCanonical(rec, canon)
 		la.observeCall(c)
 		hits := uniqueHits(replay.Observe(c))
 		for _, h := range hits {
@@ -126,7 +141,7 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 			}
 			la.hits = append(la.hits, policyHit(h, c, red))
 		}
-		la.findings = append(la.findings, rules.Observe(c, hits)...)
+		la.findings = append(la.findings, rules.ObserveCanonical(c, hits, canon)...)
 		return nil
 	})
 	if err != nil {
@@ -398,12 +413,5 @@ func tallyPolicy(p *PolicyReport) {
 	})
 }
 
-// mergeTimeline adds one ledger's per-minute counts into dst.
-func mergeTimeline(dst, src *TimelineBuilder) {
-	for m, n := range src.calls {
-		dst.calls[m] += n
-	}
-	for m, n := range src.errors {
-		dst.errors[m] += n
-	}
-}
+// mergeTimeline adds one ledger's counts into dst.
+func mergeTimeline(dst, src *TimelineBuilder) { dst.merge(src) }

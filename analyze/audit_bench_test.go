@@ -3,6 +3,7 @@ package analyze_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -64,5 +65,27 @@ func BenchmarkAudit10k(b *testing.B) {
 		if res.Summary.Calls != 10000 {
 			b.Fatalf("calls %d", res.Summary.Calls)
 		}
+	}
+}
+
+// BenchmarkAuditFile audits the ledger named by LEDGER_BENCH_FILE (for
+// example one of bench/run.sh's synthetic ledgers), so a CPU or memory
+// profile can be taken at scale:
+//
+//	LEDGER_BENCH_FILE=/tmp/ledger-audit-bench/synth-100000.db \
+//	  go test -run '^$' -bench AuditFile -benchtime 1x -cpuprofile cpu.prof ./analyze
+func BenchmarkAuditFile(b *testing.B) {
+	p := os.Getenv("LEDGER_BENCH_FILE")
+	if p == "" {
+		b.Skip("LEDGER_BENCH_FILE is not set")
+	}
+	now := time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		res, err := analyze.Audit([]string{p}, analyze.AuditOptions{Now: now})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(res.Summary.Calls)/float64(i+1), "µs/call")
 	}
 }

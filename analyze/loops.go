@@ -1,8 +1,11 @@
 package analyze
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -38,8 +41,10 @@ const (
 // ledger and session), then call Report and Findings once at the end.
 //
 // Memory is bounded per session: counters for the current turn, one open
-// streak per detector, a 64-call cycle history, and running totals of the
-// session's model calls; no call is kept once it has been folded in.
+// streak per detector, a cycle history of at most 64 calls (in practice
+// the few a cycle can still use), and running totals of the session's
+// model calls; no ledger row is kept once it has been folded in, only
+// the short excerpt and hashes an episode cites.
 type LoopTracker struct {
 	cfg      LoopConfig
 	red      redact.Redactor
@@ -51,6 +56,10 @@ type LoopTracker struct {
 	report   *LoopReport
 	findings []finding.Finding
 	scratch  []decision
+	// canon, when set, is canonicalArgs of the call being observed,
+	// computed once by Audit and shared with the posture rules.
+	canon    string
+	hasCanon bool
 }
 
 type sessKey struct{ ledger, session string }
@@ -109,8 +118,10 @@ type loopSession struct {
 	// session-level episodes (a loop can outlive a turn)
 	identSig, identHash string
 	ident               *episode
+	identFirst          callPoint // the run's only call while ident is nil
+	identPending        bool
 	hist                ring
-	histPts             []callPoint // parallel to hist; grows to cycleHistory only in sessions that get there
+	histPts             []callPoint // the calls of hist, one for one
 	cycle               *episode
 	near                *nearRun
 }
@@ -127,7 +138,11 @@ type callPoint struct {
 	base    llmTotals // session totals before the model call that issued it
 	cum     llmTotals // session totals when the call was issued
 	argsSig string
+	// args is the start of the call's arguments (argsKeep characters,
+	// enough for every excerpt), copied so that remembering a call does
+	// not keep the whole row's text alive; argsLen is the full length.
 	args    string
+	argsLen int
 	failed  bool
 	unknown bool
 	decs    []decision // fixed guard
@@ -147,6 +162,14 @@ func (t *LoopTracker) session(ledgerPath, id string) *loopSession {
 
 func (s *loopSession) resetTurnEpisodes() {
 	s.exactEp, s.sameEp, s.npEp, s.capEp = map[string]*episode{}, map[string]*episode{}, map[string]*episode{}, map[string]*episode{}
+}
+
+// observeCanonical is Observe for a call whose canonicalArgs the
+// caller already has.
+func (t *LoopTracker) observeCanonical(rec ledger.Record, canon string) {
+	t.canon, t.hasCanon = canon, true
+	t.Observe(rec)
+	t.canon, t.hasCanon = "", false
 }
 
 // Observe folds one record into the replay.
@@ -252,6 +275,53 @@ func subagentSpawns(args string) int {
 	return 1
 }
 
+// argsSig is a call's signature for the guardrail replay: the tool and
+// the sha256 of its canonical arguments (ledger.ArgsHash). Signatures are
+// only compared, never shown, and every session keeps a few hundred of
+// them in its histories, so the digest is kept as 32 raw bytes rather
+// than 64 hex characters.
+func argsSig(tool, canon string) string {
+	sum := sha256.Sum256([]byte(canon))
+	return tool + "\x00" + string(sum[:])
+}
+
+// compactHash is a one-to-one, shorter form of a result hash, which is
+// also only compared: a lowercase sha256 hex digest (what the ledger
+// stores) becomes its 32 bytes, anything else is kept whole behind a
+// different prefix so the two forms can never be equal. It also stops
+// the histories from keeping the ledger rows' own strings alive.
+func compactHash(h string) string {
+	if h == "" {
+		return ""
+	}
+	if len(h) == 64 && isLowerHex(h) {
+		var b [33]byte
+		b[0] = 'h'
+		hex.Decode(b[1:], []byte(h))
+		return string(b[:])
+	}
+	return "r" + h
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// argsKeep is how much of a call's arguments a callPoint keeps: more
+// than the longest excerpt taken from them (200 characters).
+const argsKeep = 201
+
+// keptArgs is the first argsKeep characters of args, copied.
+func keptArgs(args string) string {
+	s, _ := ledger.Truncate(args, argsKeep)
+	return strings.Clone(s)
+}
+
 func (t *LoopTracker) observeCall(c *ledger.Call) {
 	t.calls++
 	s := t.session(t.ledger, c.SessionID)
@@ -266,14 +336,18 @@ func (t *LoopTracker) observeCall(c *ledger.Call) {
 	failed := c.Status == ledger.StatusError || c.Status == ledger.StatusBlocked
 	pt := callPoint{
 		row: c.ID, turn: c.TurnID, callID: c.CallID, tool: c.Tool, ts: c.TS, end: c.TS, startTS: c.TS,
-		base: s.cum, cum: s.cum, args: c.Args, failed: failed,
+		base: s.cum, cum: s.cum, args: keptArgs(c.Args), argsLen: len(c.Args), failed: failed,
 	}
-	// Loops repeat their arguments: reuse the last hash rather than decode
-	// the same JSON again.
-	if s.lastArgsSig == "" || c.Tool != s.lastTool || c.Args != s.lastArgs {
-		s.lastTool, s.lastArgs, s.lastArgsSig = c.Tool, c.Args, c.Tool+"\x00"+ledger.ArgsHash(c.Args)
+	if t.hasCanon {
+		pt.argsSig = argsSig(c.Tool, t.canon)
+	} else {
+		// Loops repeat their arguments: reuse the last signature rather
+		// than decode the same JSON again.
+		if s.lastArgsSig == "" || c.Tool != s.lastTool || c.Args != s.lastArgs {
+			s.lastTool, s.lastArgs, s.lastArgsSig = c.Tool, c.Args, argsSig(c.Tool, canonicalArgs(c.Args))
+		}
+		pt.argsSig = s.lastArgsSig
 	}
-	pt.argsSig = s.lastArgsSig
 	if !c.OutcomeTS.IsZero() {
 		pt.end = c.OutcomeTS
 	}
@@ -302,6 +376,7 @@ func (t *LoopTracker) observeCall(c *ledger.Call) {
 			unfixedHash = "unknown\x00" + c.Ledger + "\x00" + itoa(int(c.ID))
 		}
 	}
+	fixedHash, unfixedHash = compactHash(fixedHash), compactHash(unfixedHash)
 	gc := guardCall{
 		tool: c.Tool, sig: pt.argsSig, hasResult: hasResult, failed: failed,
 		repeatable: repeatableTool(c.Tool), idempotent: idempotentTool(c.Tool),
@@ -388,18 +463,26 @@ func (t *LoopTracker) turnEpisodes(s *loopSession, pt *callPoint, gc guardCall) 
 
 // identical tracks consecutive calls with the same signature and result
 // hash across the whole session (Hermes resets per turn; the report shows
-// where its per-turn view would have fired).
+// where its per-turn view would have fired). A run's episode is only
+// built when a second identical call arrives: until then the first call
+// waits in identFirst, since a one-call run is never a loop and building
+// an episode for every call was most of the tracker's allocation.
 func (t *LoopTracker) identical(s *loopSession, pt *callPoint, hasResult bool, hash string) {
-	if hasResult && s.ident != nil && pt.argsSig == s.identSig && hash == s.identHash {
+	if hasResult && (s.ident != nil || s.identPending) && pt.argsSig == s.identSig && hash == s.identHash {
+		if s.ident == nil {
+			s.ident = newEpisode(LoopIdentical, s, &s.identFirst)
+			s.ident.add(&s.identFirst)
+			s.identFirst, s.identPending = callPoint{}, false
+		}
 		s.ident.add(pt)
 		return
 	}
 	t.close(s.ident)
 	s.ident = nil
+	s.identFirst, s.identPending = callPoint{}, false
 	if hasResult {
 		s.identSig, s.identHash = pt.argsSig, hash
-		s.ident = newEpisode(LoopIdentical, s, pt)
-		s.ident.add(pt)
+		s.identFirst, s.identPending = *pt, true
 	}
 }
 
@@ -409,13 +492,19 @@ func (t *LoopTracker) cycles(s *loopSession, pt *callPoint, hasResult bool, hash
 		t.close(s.cycle)
 		s.cycle = nil
 		s.hist.clear()
+		clear(s.histPts)
+		s.histPts = s.histPts[:0]
 		return
 	}
 	s.hist.push(histEntry{pt.argsSig, hash, repeatableTool(pt.tool)})
-	if i := (s.hist.start + s.hist.n - 1) % cycleHistory; i == len(s.histPts) {
-		s.histPts = append(s.histPts, *pt)
-	} else {
-		s.histPts[i] = *pt
+	// histPts holds the calls of hist, trimmed alike.
+	s.histPts = append(s.histPts, *pt)
+	if drop := len(s.histPts) - s.hist.len(); drop > 0 {
+		// Shift down rather than reslice: the backing array stays the
+		// size of what is kept instead of being reallocated as it slides.
+		n := copy(s.histPts, s.histPts[drop:])
+		clear(s.histPts[n:])
+		s.histPts = s.histPts[:n]
 	}
 	period, laps := s.hist.detectCycle()
 	if period == 0 || (s.cycle != nil && s.cycle.period != period) {
@@ -429,11 +518,12 @@ func (t *LoopTracker) cycles(s *loopSession, pt *callPoint, hasResult bool, hash
 		s.cycle.add(pt)
 		return
 	}
-	first := s.hist.n - period*laps
-	ep := newEpisode(LoopCycle, s, &s.histPts[(s.hist.start+first)%cycleHistory])
+	n := s.hist.len()
+	first := n - period*laps
+	ep := newEpisode(LoopCycle, s, &s.histPts[first])
 	ep.period = period
-	for i := first; i < s.hist.n; i++ {
-		ep.add(&s.histPts[(s.hist.start+i)%cycleHistory])
+	for i := first; i < n; i++ {
+		ep.add(&s.histPts[i])
 	}
 	s.cycle = ep
 }
@@ -449,9 +539,14 @@ type nearRun struct {
 }
 
 func (t *LoopTracker) nearDuplicates(s *loopSession, pt *callPoint, c *ledger.Call) {
-	code := codeText(c.Tool, c.Args)
-	if c.Tool == "terminal" || c.Tool == "Bash" {
-		code = quoteEchoArgs(code)
+	// Only a confirmed call can join a run, and code is only read then:
+	// skip decoding the arguments of every other call.
+	var code string
+	if c.Status == ledger.StatusConfirmed {
+		code = codeText(c.Tool, c.Args)
+		if c.Tool == "terminal" || c.Tool == "Bash" {
+			code = quoteEchoArgs(code)
+		}
 	}
 	var skel, out string
 	ok := code != "" && c.Status == ledger.StatusConfirmed && noOpCandidate(c.Tool, code)

@@ -67,26 +67,49 @@ type histEntry struct {
 	repeatable bool
 }
 
-// ring is a fixed-size history of the latest calls.
+// ring is the history of the latest calls (at most cycleHistory), as far
+// as cycle detection can still use it. A cycle of period p found later
+// ends at a later call and repeats over its whole span, so the part of
+// that span already in the history lies within the trailing run of calls
+// equal to the call p before them (runs[p-2]), plus one lap: detectCycle
+// never looks further back than that (its lap comparison stops where the
+// run stops). Older entries are dropped as soon as they fall out of every
+// period's reach, which in ordinary work keeps a handful of calls instead
+// of 64 per session and per guard, with exactly the same detections.
 type ring struct {
-	buf   [cycleHistory]histEntry
-	start int
-	n     int
+	buf  []histEntry // oldest first
+	runs [maxCyclePeriod - 1]int
 }
 
 func (r *ring) push(e histEntry) {
-	if r.n < cycleHistory {
-		r.buf[(r.start+r.n)%cycleHistory] = e
-		r.n++
-		return
+	r.buf = append(r.buf, e)
+	n := len(r.buf)
+	need := 0
+	for p := 2; p <= maxCyclePeriod; p++ {
+		run := &r.runs[p-2]
+		if n > p && r.buf[n-1-p].sig == e.sig && r.buf[n-1-p].hash == e.hash {
+			*run++
+		} else {
+			*run = 0
+		}
+		need = max(need, *run+p)
 	}
-	r.buf[r.start] = e
-	r.start = (r.start + 1) % cycleHistory
+	if drop := n - min(need, cycleHistory); drop > 0 {
+		k := copy(r.buf, r.buf[drop:])
+		clear(r.buf[k:]) // release the strings
+		r.buf = r.buf[:k]
+	}
 }
 
-func (r *ring) at(i int) *histEntry { return &r.buf[(r.start+i)%cycleHistory] }
+func (r *ring) len() int { return len(r.buf) }
 
-func (r *ring) clear() { r.start, r.n = 0, 0 }
+func (r *ring) at(i int) *histEntry { return &r.buf[i] }
+
+func (r *ring) clear() {
+	clear(r.buf)
+	r.buf = r.buf[:0]
+	r.runs = [maxCyclePeriod - 1]int{}
+}
 
 // detectCycle finds the smallest period 2..4 whose trailing laps (same
 // signature and result at every position) number at least
@@ -94,18 +117,19 @@ func (r *ring) clear() { r.start, r.n = 0, 0 }
 // pollers is exempt, and a constant lap is the identical streak's job.
 func (r *ring) detectCycle() (period, laps int) {
 	for p := 2; p <= maxCyclePeriod; p++ {
-		if r.n < p*IdenticalCallThreshold {
+		n := r.len()
+		if n < p*IdenticalCallThreshold {
 			continue
 		}
 		l := 1
 		for {
-			base := r.n - p*(l+1)
+			base := n - p*(l+1)
 			if base < 0 {
 				break
 			}
 			equal := true
 			for i := 0; i < p; i++ {
-				a, b := r.at(base+i), r.at(r.n-p+i)
+				a, b := r.at(base+i), r.at(n-p+i)
 				if a.sig != b.sig || a.hash != b.hash {
 					equal = false
 					break
@@ -120,9 +144,9 @@ func (r *ring) detectCycle() (period, laps int) {
 			continue
 		}
 		allRepeatable, constant := true, true
-		first := r.at(r.n - p)
+		first := r.at(n - p)
 		for i := 0; i < p; i++ {
-			e := r.at(r.n - p + i)
+			e := r.at(n - p + i)
 			allRepeatable = allRepeatable && e.repeatable
 			constant = constant && e.sig == first.sig && e.hash == first.hash
 		}

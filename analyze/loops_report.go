@@ -389,7 +389,7 @@ func (t *LoopTracker) evidenceFromPoint(l *Loop, pt *callPoint) finding.Evidence
 	ex, _ := ledger.Truncate(pt.args, 200)
 	return finding.Evidence{
 		Ledger: l.Ledger, Row: pt.row, CallID: pt.callID, TS: pt.ts, Session: l.Session, Tool: pt.tool,
-		Excerpt: t.red.String(ex), Truncated: len(ex) < len(pt.args),
+		Excerpt: t.red.String(ex), Truncated: len(ex) < pt.argsLen,
 	}
 }
 

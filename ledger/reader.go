@@ -35,6 +35,7 @@ type Reader struct {
 	foreign  *foreignTable
 	warnings []string
 
+	cols      *rowCols  // scan targets, reused (producer goroutine only)
 	lastTS    time.Time // newest timestamp seen so far in this scan
 	backwards int       // rows whose timestamp precedes an earlier row's
 }
@@ -460,13 +461,17 @@ type rowCols struct {
 	ots, okind, oetype, odigest, ohash                  sql.NullString
 	odur                                                flexInt
 	oprule, opaction, ghostTS                           sql.NullString
+	dest                                                []any // pointers to the fields above, for Scan
 }
 
 func (c *rowCols) scan(s scanner) error {
-	return s.Scan(&c.id, &c.ts, &c.kind, &c.source, &c.session, &c.turn, &c.callID, &c.tool,
-		&c.args, &c.truncated, &c.cwd, &c.prule, &c.paction,
-		&c.dur, &c.tin, &c.tout, &c.tcache, &c.digest, &c.rhash, &c.etype,
-		&c.oid, &c.ots, &c.okind, &c.oetype, &c.odigest, &c.ohash, &c.odur, &c.oprule, &c.opaction, &c.ghostTS)
+	if c.dest == nil { // built once: a fresh ...any list per row was an allocation per row
+		c.dest = []any{&c.id, &c.ts, &c.kind, &c.source, &c.session, &c.turn, &c.callID, &c.tool,
+			&c.args, &c.truncated, &c.cwd, &c.prule, &c.paction,
+			&c.dur, &c.tin, &c.tout, &c.tcache, &c.digest, &c.rhash, &c.etype,
+			&c.oid, &c.ots, &c.okind, &c.oetype, &c.odigest, &c.ohash, &c.odur, &c.oprule, &c.opaction, &c.ghostTS}
+	}
+	return s.Scan(c.dest...)
 }
 
 func (r *Reader) parseTS(id int64, s string) time.Time {
@@ -507,7 +512,13 @@ func (r *Reader) warn(msg string) {
 }
 
 func (r *Reader) scanRecord(s scanner) (Record, error) {
-	var c rowCols
+	// One set of scan targets per reader, reused row after row: handing
+	// fresh ones to Scan's ...any moved them to the heap for every row.
+	// Each Scan overwrites every field, NULLs included.
+	if r.cols == nil {
+		r.cols = new(rowCols)
+	}
+	c := r.cols
 	if err := c.scan(s); err != nil {
 		return Record{}, err
 	}

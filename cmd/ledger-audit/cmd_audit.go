@@ -28,7 +28,7 @@ func init() {
 		usage: "[flags] LEDGER...", run: func(e *env, args []string) error { return runAudit(e, commands["posture"], args, true) }})
 	dailyAudit = func(req dailyAuditRequest) (*analyze.Result, error) {
 		return analyze.Audit(req.Paths, analyze.AuditOptions{Now: req.Now, Filter: req.Filter, NoRedact: !req.Redact,
-			Tool: analyze.ToolInfo{Name: "ledger-audit", Version: version}})
+			Tool: analyze.ToolInfo{Name: "ledger-audit", Version: version}, TrimMemory: true})
 	}
 }
 
@@ -169,7 +169,8 @@ func runAudit(e *env, c *command, args []string, posture bool) error {
 	}
 	opts := analyze.AuditOptions{Now: now, Filter: filter, Grace: grace, HermesHome: a.hermesHome,
 		Rules:    owasp.Options{AgencyTools: a.agencyTools, AgencyTargets: a.agencyTargets},
-		NoRedact: a.noRedact, Tool: analyze.ToolInfo{Name: "ledger-audit", Version: version}}
+		NoRedact: a.noRedact, Tool: analyze.ToolInfo{Name: "ledger-audit", Version: version},
+		TrimMemory: true}
 	if opts.Loops, err = a.loopConfig(e); err != nil {
 		return err
 	}

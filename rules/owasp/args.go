@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ledger-audit/ledger-audit/ledger"
 )
@@ -35,10 +36,15 @@ var shellTools = map[string]bool{"terminal": true, "Bash": true, "bash": true, "
 
 // commandOf is the shell command a call runs, or "".
 func commandOf(c *ledger.Call, a callArgs) string {
-	if shellTools[c.Tool] || strings.HasPrefix(c.Tool, "mcp__") && strings.Contains(strings.ToLower(c.Tool), "shell") {
+	if runsShell(c.Tool) {
 		return a.str("command", "cmd", "script")
 	}
 	return ""
+}
+
+// runsShell reports tools whose "command" argument runs through a shell.
+func runsShell(tool string) bool {
+	return shellTools[tool] || strings.HasPrefix(tool, "mcp__") && strings.Contains(strings.ToLower(tool), "shell")
 }
 
 // fileWriteTools name the path argument of tools that write one file.
@@ -85,11 +91,26 @@ func isCron(tool string) bool { return strings.HasPrefix(tool, "cronjob") }
 // the argument is what a reader needs to recognise the call.
 func excerpt(s string, n int) string {
 	s = strings.TrimSpace(s)
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	if len(s) <= n {
+		return s // n bytes are at most n runes
 	}
-	return string(r[:n]) + "…"
+	if !utf8.ValidString(s) { // []rune repairs bad bytes: keep doing so
+		r := []rune(s)
+		if len(r) <= n {
+			return s
+		}
+		return string(r[:n]) + "…"
+	}
+	// Arguments run to thousands of characters: find the n-th rune's
+	// offset rather than converting the whole string.
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
 }
 
 // excerptOf is the evidence text of a call: its command, the path it

@@ -3,6 +3,7 @@ package owasp
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ledger-audit/ledger-audit/finding"
 	"github.com/ledger-audit/ledger-audit/ledger"
@@ -45,7 +46,7 @@ func (k *Checker) asi02(s *session, v *view, hits []policy.Hit) []finding.Findin
 }
 
 func (k *Checker) oversized(v *view) (finding.Finding, bool) {
-	n := len([]rune(v.c.Args))
+	n := utf8.RuneCountInString(v.c.Args) // as len([]rune(s)), without the copy
 	if !v.c.ArgsTruncated && n < k.o.OversizeChars {
 		return finding.Finding{}, false
 	}
@@ -53,7 +54,7 @@ func (k *Checker) oversized(v *view) (finding.Finding, bool) {
 	if v.c.ArgsTruncated {
 		msg += fmt.Sprintf(", truncated at the ledger's %d-character cap: the rest was never recorded", ledger.MaxArgsChars)
 	}
-	return finding.New(RuleOversizedArgs, msg, evidence(v.c, excerptOf(v.c, v.args))), true
+	return finding.New(RuleOversizedArgs, msg, evidence(v.c, v.ex())), true
 }
 
 // massEdit fires when MassEditFiles distinct files were changed within
@@ -76,7 +77,7 @@ func (k *Checker) massEdit(s *session, v *view) []finding.Finding {
 	}
 	s.edits = kept
 	for _, p := range paths {
-		s.edits = append(s.edits, markOf(v.c, excerptOf(v.c, v.args), p))
+		s.edits = append(s.edits, markOf(v.c, v.ex(), p))
 	}
 	if len(s.edits) > maxWindow {
 		s.edits = s.edits[len(s.edits)-maxWindow:]
@@ -96,7 +97,7 @@ func (k *Checker) massEdit(s *session, v *view) []finding.Finding {
 	}
 	msg := fmt.Sprintf("%d distinct files changed within %s in session %s (%s)",
 		len(files), k.o.MassEditWindow, s.id, strings.Join(sample, ", "))
-	return []finding.Finding{finding.New(RuleMassEdit, msg, first.ev, evidence(v.c, excerptOf(v.c, v.args)))}
+	return []finding.Finding{finding.New(RuleMassEdit, msg, first.ev, evidence(v.c, v.ex()))}
 }
 
 // exfilChain follows archives created in the session and fires when one

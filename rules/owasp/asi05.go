@@ -41,8 +41,11 @@ func (k *Checker) asi05(v *view) []finding.Finding {
 	if !ok {
 		return nil
 	}
-	code := v.args.str(keys...)
+	code := v.a().str(keys...)
 	if code == "" {
+		return nil
+	}
+	if !mayExec(code) {
 		return nil
 	}
 	ex := execRE.FindString(code)
@@ -60,4 +63,18 @@ func (k *Checker) asi05(v *view) []finding.Finding {
 	}
 	msg := fmt.Sprintf("%s code %s a payload (%s) and executes it (%s)", v.c.Tool, kind, src, strings.TrimSpace(strings.TrimLeft(ex, "( \t")))
 	return []finding.Finding{finding.New(RuleDynamicCode, msg, evidence(v.c, excerpt(code, excerptRunes)))}
+}
+
+// execLiterals holds a literal that each alternative of execRE contains:
+// code containing none of them cannot match, and most code tool calls
+// are ordinary scripts, so the regexp is only run when it could match.
+var execLiterals = []string{"exec", "eval", "compile", "os.", "subprocess.", "__import__", "new Function(", "vm.runIn"}
+
+func mayExec(code string) bool {
+	for _, l := range execLiterals {
+		if strings.Contains(code, l) {
+			return true
+		}
+	}
+	return false
 }

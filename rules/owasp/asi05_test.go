@@ -22,3 +22,25 @@ func TestDynamicCode(t *testing.T) {
 		{name: "a method named exec on an object", build: code("import base64\ncur.exec(base64.b64decode(q))")},
 	})
 }
+
+// TestMayExecCoversExecRE: the literal screen must never skip code the
+// executor pattern would match, whichever alternative matches.
+func TestMayExecCoversExecRE(t *testing.T) {
+	for _, src := range []string{
+		"exec(x)", "eval (y)", "z = compile(a, 'f', 'exec')", "os.system('ls')", "os.popen(c)", "os.execvp(p, a)",
+		"subprocess.run(c, shell=True)", "subprocess.Popen(x, shell = True)", "__import__('os')",
+		"new Function(body)()", "vm.runInNewContext(s)", "vm.runInThisContext(s)", "\teval(\n",
+	} {
+		if !execRE.MatchString(src) {
+			t.Fatalf("test input %q does not match execRE: fix the test", src)
+		}
+		if !mayExec(src) {
+			t.Errorf("mayExec(%q) = false, but execRE matches it", src)
+		}
+	}
+	for _, src := range []string{"print(sum(range(10)))", "import json\njson.load(f)", ""} {
+		if mayExec(src) || execRE.MatchString(src) {
+			t.Errorf("mayExec(%q) or execRE matched ordinary code", src)
+		}
+	}
+}

@@ -62,7 +62,9 @@ func (k *Checker) asi08(s *session, v *view) []finding.Finding {
 		out = append(out, k.errorCascade(s, v)...)
 	case ledger.StatusConfirmed:
 		s.streak, s.streakFired = s.streak[:0], false
-		s.retries.del(signature(c))
+		if s.retries.len() > 0 { // hashing the arguments is the costly part
+			s.retries.del(signature(v))
+		}
 	}
 	return out
 }
@@ -71,7 +73,7 @@ func (k *Checker) asi08(s *session, v *view) []finding.Finding {
 // run must end with a success before it can fire again.
 func (k *Checker) errorStreak(s *session, v *view) []finding.Finding {
 	if len(s.streak) < k.o.ErrorStreak {
-		s.streak = append(s.streak, markOf(v.c, excerptOf(v.c, v.args), ""))
+		s.streak = append(s.streak, markOf(v.c, v.ex(), ""))
 	}
 	if s.streakFired || len(s.streak) < k.o.ErrorStreak {
 		return nil
@@ -88,20 +90,23 @@ func (k *Checker) errorStreak(s *session, v *view) []finding.Finding {
 }
 
 // signature identifies "the same call": tool plus canonical arguments.
-func signature(c *ledger.Call) string {
-	args := c.Args
-	if canon, ok := ledger.CanonicalJSON(args); ok {
-		args = canon
+func signature(v *view) string {
+	args := v.canon
+	if !v.hasCanon {
+		args = v.c.Args
+		if canon, ok := ledger.CanonicalJSON(args); ok {
+			args = canon
+		}
 	}
-	h := sha256.Sum256([]byte(c.Tool + "\x00" + args))
+	h := sha256.Sum256([]byte(v.c.Tool + "\x00" + args))
 	return hex.EncodeToString(h[:8])
 }
 
 func (k *Checker) retryStorm(s *session, v *view) []finding.Finding {
-	sig := signature(v.c)
+	sig := signature(v)
 	st, ok := s.retries.get(sig)
 	if !ok {
-		st = retryState{first: markOf(v.c, excerptOf(v.c, v.args), sig)}
+		st = retryState{first: markOf(v.c, v.ex(), sig)}
 	}
 	st.n++
 	var out []finding.Finding
@@ -109,7 +114,7 @@ func (k *Checker) retryStorm(s *session, v *view) []finding.Finding {
 		st.fired = true
 		msg := fmt.Sprintf("the same %s call failed %d times (%s); first failure at %s",
 			v.c.Tool, st.n, v.c.ErrorType, ledger.FormatTime(st.first.ts))
-		out = append(out, finding.New(RuleRetryStorm, msg, st.first.ev, evidence(v.c, excerptOf(v.c, v.args))))
+		out = append(out, finding.New(RuleRetryStorm, msg, st.first.ev, evidence(v.c, v.ex())))
 	}
 	s.retries.put(sig, st)
 	return out
@@ -123,7 +128,7 @@ func (k *Checker) errorCascade(s *session, v *view) []finding.Finding {
 			kept = append(kept, m)
 		}
 	}
-	s.errWindow = append(kept, markOf(v.c, excerptOf(v.c, v.args), ""))
+	s.errWindow = append(kept, markOf(v.c, v.ex(), ""))
 	if len(s.errWindow) > maxWindow {
 		s.errWindow = s.errWindow[len(s.errWindow)-maxWindow:]
 	}

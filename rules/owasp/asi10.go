@@ -69,7 +69,7 @@ func (k *Checker) rate(s *session, v *view) {
 	m := v.c.TS.Unix() / 60
 	if m != s.minute {
 		k.closeMinute(s)
-		s.minute, s.minuteN, s.minuteMark = m, 0, markOf(v.c, excerptOf(v.c, v.args), "")
+		s.minute, s.minuteN, s.minuteMark = m, 0, markOf(v.c, v.ex(), "")
 	}
 	s.minuteN++
 }
@@ -145,7 +145,7 @@ func (k *Checker) fanOut(s *session, v *view) []finding.Finding {
 		s.fanKey, s.fanN, s.fanFired = key, 0, false
 	}
 	n := 1
-	if tasks, ok := v.args["tasks"].([]any); ok && len(tasks) > 0 {
+	if tasks, ok := v.a()["tasks"].([]any); ok && len(tasks) > 0 {
 		n = len(tasks) // Hermes batch delegation: one call, many agents
 	}
 	s.fanN += n
@@ -158,7 +158,7 @@ func (k *Checker) fanOut(s *session, v *view) []finding.Finding {
 		scope = "a " + k.o.FanOutWindow.String() + " window"
 	}
 	msg := fmt.Sprintf("%d sub-agents delegated in %s of session %s (bound %d)", s.fanN, scope, s.id, k.o.FanOut)
-	return []finding.Finding{finding.New(RuleFanOut, msg, evidence(v.c, excerptOf(v.c, v.args)))}
+	return []finding.Finding{finding.New(RuleFanOut, msg, evidence(v.c, v.ex()))}
 }
 
 // agentCLIs are programs that start an AI agent.
@@ -178,17 +178,17 @@ func (k *Checker) selfReplication(v *view) []finding.Finding {
 	var why string
 	switch {
 	case isCron(v.c.Tool):
-		action := strings.ToLower(v.args.str("action"))
+		action := strings.ToLower(v.a().str("action"))
 		if action != "" && action != "create" && action != "add" && action != "update" {
 			return nil
 		}
 		// A prompt is natural language: only an instruction to schedule or
 		// spawn more counts. A command job is shell: it counts when it
 		// runs an agent CLI.
-		if selfPropagation.MatchString(v.args.str("prompt", "task")) {
+		if selfPropagation.MatchString(v.a().str("prompt", "task")) {
 			why = "a scheduled job whose prompt schedules or spawns further agents"
 		}
-		if cmd := v.args.str("command", "script"); cmd != "" {
+		if cmd := v.a().str("command", "script"); cmd != "" {
 			cmds, _ := shell.Parse(cmd, nil)
 			for _, c := range cmds {
 				if agentCLIs[c.Name] {
@@ -197,12 +197,12 @@ func (k *Checker) selfReplication(v *view) []finding.Finding {
 			}
 		}
 	case isDelegation(v.c.Tool):
-		text := v.args.str("goal", "task", "prompt", "context")
+		text := v.a().str("goal", "task", "prompt", "context")
 		if m := selfPropagation.FindString(text); m != "" && !strings.EqualFold(m, "delegate_task") {
 			why = "a delegated task told to schedule or spawn further agents"
 		}
 	case v.written != "":
-		if schedulerPath(v.written) && mentionsAgentCLI(v.args.str("content", "new_string", "new_source")) {
+		if schedulerPath(v.written) && mentionsAgentCLI(v.a().str("content", "new_string", "new_source")) {
 			why = "an agent CLI written into a scheduler file " + v.written
 		}
 	default:
@@ -213,7 +213,7 @@ func (k *Checker) selfReplication(v *view) []finding.Finding {
 	if why == "" {
 		return nil
 	}
-	return []finding.Finding{finding.New(RuleSelfReplication, why, evidence(v.c, excerptOf(v.c, v.args)))}
+	return []finding.Finding{finding.New(RuleSelfReplication, why, evidence(v.c, v.ex()))}
 }
 
 var wordRE = regexp.MustCompile(`[A-Za-z0-9_./-]+`)
@@ -258,7 +258,7 @@ func (k *Checker) pathRules(s *session, v *view, hits []policy.Hit) []finding.Fi
 				continue
 			}
 			msg := fmt.Sprintf("%s wrote %s (%s)", v.c.Tool, p, what)
-			out = append(out, finding.New(RuleSelfModification, msg, evidence(v.c, excerptOf(v.c, v.args))))
+			out = append(out, finding.New(RuleSelfModification, msg, evidence(v.c, v.ex())))
 			continue
 		}
 		if !path.IsAbs(p) || v.cwd == "" || within(p, v.cwd) {
@@ -276,7 +276,7 @@ func (k *Checker) pathRules(s *session, v *view, hits []policy.Hit) []finding.Fi
 	}
 	if len(outside) > 0 {
 		msg := fmt.Sprintf("%s changed %s, outside the working directory %s", v.c.Tool, strings.Join(outside, ", "), v.cwd)
-		out = append(out, finding.New(RuleOutsideCwd, msg, evidence(v.c, excerptOf(v.c, v.args))))
+		out = append(out, finding.New(RuleOutsideCwd, msg, evidence(v.c, v.ex())))
 	}
 	return out
 }

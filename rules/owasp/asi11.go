@@ -25,7 +25,7 @@ func (k *Checker) asi11(s *session, v *view) {
 	if len(s.mutTools) <= k.o.AgencyTools {
 		s.mutTools[v.c.Tool] = true // past the bound the exact count no longer matters
 	}
-	m := markOf(v.c, excerptOf(v.c, v.args), "")
+	m := markOf(v.c, v.ex(), "")
 	if s.firstMut == nil {
 		s.firstMut = &m
 	}
@@ -50,7 +50,7 @@ func (k *Checker) asi11(s *session, v *view) {
 		}
 	}
 	if isCron(v.c.Tool) {
-		add("cron:" + v.args.str("name", "prompt", "job_id"))
+		add("cron:" + v.a().str("name", "prompt", "job_id"))
 	}
 	if isDelegation(v.c.Tool) {
 		add("agent:" + v.c.CallID + fmt.Sprint(v.c.ID))

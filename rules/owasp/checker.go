@@ -119,8 +119,21 @@ func (k *Checker) session(c *ledger.Call) *session {
 // call (they carry the tags the chain rules follow); it returns the
 // findings this call completes, which may cite earlier calls too.
 func (k *Checker) Observe(c *ledger.Call, hits []policy.Hit) []finding.Finding {
+	return k.observe(c, hits, "", false)
+}
+
+// ObserveCanonical is Observe for a caller that has already computed
+// the call's canonical arguments: ledger.CanonicalJSON(c.Args), or
+// c.Args itself when they are not JSON (what ledger.ArgsHash hashes).
+// The retry rule's call signature is then not computed a second time.
+func (k *Checker) ObserveCanonical(c *ledger.Call, hits []policy.Hit, canonArgs string) []finding.Finding {
+	return k.observe(c, hits, canonArgs, true)
+}
+
+func (k *Checker) observe(c *ledger.Call, hits []policy.Hit, canon string, hasCanon bool) []finding.Finding {
 	s := k.session(c)
 	v := newView(c, s)
+	v.canon, v.hasCanon = canon, hasCanon
 	// The taint chain runs first: a send it claims (a secret leaving) is
 	// not reported again as a plain archive exfiltration chain.
 	out := k.secretExfil(s, v, hits)
@@ -157,12 +170,18 @@ func (k *Checker) Finish() []finding.Finding {
 // view is one call with what the rules derive from it, computed once.
 type view struct {
 	c       *ledger.Call
-	args    callArgs
-	command string // shell command, if the tool runs one
-	cwd     string // the call's cwd, else the session's last known one
-	home    string
-	written string // path written by a file tool, absolute when resolvable
-	rawPath string // the path as the agent wrote it
+	argsVal callArgs // decoded on first use (a): most rules never look
+	argsOK  bool
+	// canon is the canonical argument text when the caller supplied it.
+	canon    string
+	hasCanon bool
+	exVal    string // excerptOf, computed on first use (ex)
+	exOK     bool
+	command  string // shell command, if the tool runs one
+	cwd      string // the call's cwd, else the session's last known one
+	home     string
+	written  string // path written by a file tool, absolute when resolvable
+	rawPath  string // the path as the agent wrote it
 
 	s         *session
 	factsDone bool
@@ -171,15 +190,20 @@ type view struct {
 }
 
 func newView(c *ledger.Call, s *session) *view {
-	a := decodeArgs(c)
-	if c.Cwd != "" {
+	if c.Cwd != "" && c.Cwd != s.cwd {
 		s.cwd = c.Cwd
 		if h := homeOf(c.Cwd); h != "" {
 			s.home = h
 		}
 	}
-	v := &view{c: c, args: a, command: commandOf(c, a), cwd: s.cwd, home: s.home, s: s}
-	if p := writtenPath(c, a); p != "" {
+	v := &view{c: c, cwd: s.cwd, home: s.home, s: s}
+	if runsShell(c.Tool) {
+		v.command = commandOf(c, v.a())
+	}
+	if _, ok := fileWriteTools[c.Tool]; !ok {
+		return v
+	}
+	if p := writtenPath(c, v.a()); p != "" {
 		v.rawPath = p
 		v.written = absPath(p, v.cwd, v.home)
 		if v.written == "" {
@@ -187,6 +211,23 @@ func newView(c *ledger.Call, s *session) *view {
 		}
 	}
 	return v
+}
+
+// a is the call's decoded arguments.
+func (v *view) a() callArgs {
+	if !v.argsOK {
+		v.argsVal, v.argsOK = decodeArgs(v.c), true
+	}
+	return v.argsVal
+}
+
+// ex is the call's evidence excerpt (excerptOf): several rules cite the
+// same call.
+func (v *view) ex() string {
+	if !v.exOK {
+		v.exVal, v.exOK = excerptOf(v.c, v.a()), true
+	}
+	return v.exVal
 }
 
 // writes lists the paths the call changes, absolute where the session's

@@ -471,7 +471,7 @@ func agentLaunch(v *view, cmds []shell.Command) string {
 		return ""
 	}
 	if launcher == "" {
-		bg, _ := v.args["background"].(bool)
+		bg, _ := v.a()["background"].(bool)
 		if bg || background.MatchString(v.command) {
 			launcher = "background (&)"
 		}

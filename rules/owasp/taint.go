@@ -82,7 +82,7 @@ func wordPaths(w string) []string {
 // readsSecret reports whether c takes a secret as input and, if so, the
 // call where that secret was first read.
 func (k *Checker) readsSecret(s *session, v *view, c *shell.Command, credHit bool) (mark, bool) {
-	here := markOf(v.c, excerptOf(v.c, v.args), "")
+	here := markOf(v.c, v.ex(), "")
 	var words []string
 	words = append(words, c.Args...)
 	for _, r := range c.Redirects {
@@ -119,8 +119,8 @@ func (k *Checker) readsSecret(s *session, v *view, c *shell.Command, credHit boo
 }
 
 func (k *Checker) secretExfil(s *session, v *view, hits []policy.Hit) []finding.Finding {
-	if p := readPath(v.c, v.args); p != "" && isSecretPath(p) {
-		s.taintFiles.put(v.key(p), markOf(v.c, excerptOf(v.c, v.args), p))
+	if p := readPath(v.c, v.a()); p != "" && isSecretPath(p) {
+		s.taintFiles.put(v.key(p), markOf(v.c, v.ex(), p))
 	}
 	f := v.facts()
 	if f == nil {

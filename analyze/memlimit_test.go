@@ -1,0 +1,44 @@
+package analyze
+
+import (
+	"math"
+	"os"
+	"runtime/debug"
+	"testing"
+)
+
+func TestLimitMemorySetsAndRestores(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Skip("the process already has a memory limit")
+	}
+	done := limitMemory()
+	one := debug.SetMemoryLimit(-1)
+	if one < memFloor || one == math.MaxInt64 {
+		t.Fatalf("limit during one audit = %d, want at least %d and set", one, memFloor)
+	}
+	done2 := limitMemory() // a second ledger audited at the same time
+	if two := debug.SetMemoryLimit(-1); two < 2*memFloor {
+		t.Errorf("limit during two audits = %d, want at least %d", two, 2*memFloor)
+	}
+	done2()
+	if got := debug.SetMemoryLimit(-1); got != one {
+		t.Errorf("limit after one of two audits ended = %d, want %d", got, one)
+	}
+	done()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit after the audits = %d, want it unset again", got)
+	}
+
+	// A limit the process chose is left alone.
+	debug.SetMemoryLimit(1 << 40)
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	done = limitMemory()
+	recheckMemory()
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("process limit changed to %d during an audit", got)
+	}
+	done()
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("process limit changed to %d after an audit", got)
+	}
+}
