@@ -43,34 +43,7 @@ type AuditOptions struct {
 // per-ledger step shares no state, so a fleet mode can run it on a worker
 // pool and merge in the same order.
 func Audit(paths []string, o AuditOptions) (*Result, error) {
-	if o.Now.IsZero() {
-		o.Now = time.Now()
-	}
-	o.Now = o.Now.UTC()
-	if o.Engine == nil {
-		e, err := PostureEngine()
-		if err != nil {
-			return nil, err
-		}
-		o.Engine = e
-	}
-	o.Suppressions.reset()
-	ps := append([]string(nil), paths...)
-	sort.Strings(ps)
-	parts := make([]*ledgerAudit, 0, len(ps))
-	seen := map[string]bool{}
-	for _, p := range ps {
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
-		part, err := auditLedger(p, o)
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, part)
-	}
-	return merge(parts, o), nil
+	return AuditFleet(paths, o, FleetOptions{Jobs: 1})
 }
 
 // ledgerAudit is the partial result of one ledger.

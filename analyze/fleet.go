@@ -117,6 +117,7 @@ func AuditFleet(paths []string, o AuditOptions, fo FleetOptions) (*Result, error
 		}
 		o.Engine = e
 	}
+	o.Suppressions.reset()
 	ps := append([]string(nil), paths...)
 	sort.Strings(ps)
 	ps = dedupe(ps)
