@@ -39,9 +39,8 @@ type AuditOptions struct {
 // Audit reads each ledger once, streaming (ledger.Open + Reader.Scan),
 // and feeds every record to the ghost tracker, the loop tracker, the
 // policy replay and the posture rules. Ledgers are audited one by one in
-// sorted path order, each into its own partial result, then merged; the
-// per-ledger step shares no state, so a fleet mode can run it on a worker
-// pool and merge in the same order.
+// sorted path order, each into its own partial result, then merged. It is
+// AuditFleet with a single worker, so both give the same Result.
 func Audit(paths []string, o AuditOptions) (*Result, error) {
 	return AuditFleet(paths, o, FleetOptions{Jobs: 1})
 }

@@ -47,6 +47,22 @@ func newView(c *shell.Command) *cmdView {
 			}
 		}
 	}
+	if vo := shortValueOpts[c.Name]; vo != "" {
+		// "shred -n 1 FILE": 1 is the option's value, not a file.
+		var pos []string
+		var ix []int
+		for k, a := range v.pos {
+			i := v.posIx[k]
+			if i > 0 {
+				prev := c.Args[i-1]
+				if len(prev) == 2 && prev[0] == '-' && strings.IndexByte(vo, prev[1]) >= 0 {
+					continue
+				}
+			}
+			pos, ix = append(pos, a), append(ix, i)
+		}
+		v.pos, v.posIx = pos, ix
+	}
 	if c.Name == "find" {
 		// find's operands after the first predicate are predicate values
 		// ("-name '*.pyc'"), not paths it walks.
@@ -61,6 +77,13 @@ func newView(c *shell.Command) *cmdView {
 	}
 	v.str = c.String()
 	return v
+}
+
+// shortValueOpts are, per program, short options whose value is the next
+// word.
+var shortValueOpts = map[string]string{
+	"shred": "ns",
+	"wipe":  "lSp",
 }
 
 func isNumber(s string) bool {
@@ -283,7 +306,7 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 	if len(m.StdinNotOnly) > 0 && len(c.Stdin) > 0 {
 		only := true
 		for _, s := range c.Stdin {
-			if !contains(m.StdinNotOnly, s.Name) {
+			if !contains(m.StdinNotOnly, s.Name) && !stdinSpecMatch(m.StdinNotOnly, s) {
 				only = false
 			}
 		}
@@ -479,6 +502,14 @@ func readPaths(v *cmdView, from string) []string {
 			case "-c", "-e", "-E", "-r", "-p", "--eval", "--print":
 				skip[i+1] = true
 			}
+		}
+	}
+	switch v.c.Name {
+	case "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack":
+		// The search pattern is text, not a file: "grep -rn 'cat
+		// ~/.ssh/id_rsa' docs/" reads docs/ only.
+		for _, i := range grepPatternIxs(v.c.Args, v.c.Name) {
+			skip[i] = true
 		}
 	}
 	switch v.c.Name {
@@ -709,6 +740,9 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 				continue
 			}
 			prog, flags, hasFlags := strings.Cut(spec, ":")
+			if prog == "env" && !hasFlags && dumpsEnv(s) {
+				return true
+			}
 			if s.Name != prog && !(strings.HasSuffix(prog, "*") && strings.HasPrefix(s.Name, strings.TrimSuffix(prog, "*"))) {
 				continue
 			}
@@ -721,6 +755,49 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// envDumpCode is interpreter code printing the whole environment
+// (print(os.environ), dict(os.environ), console.log(process.env), %ENV,
+// ENV.to_h), as opposed to one variable (os.environ.get("HOME"),
+// process.env.PORT).
+var envDumpCode = regexp.MustCompile(`os\.environ\s*(\)|\.items\(\)|\.copy\(\)|$|[^\[.\w])|process\.env\s*(\)|$|[^\[.\w])|%ENV\b|\bENV\.(to_h|to_a|each|inspect|sort)\b|\bENV\s*\)`)
+
+// dumpsEnv reports whether source s is an interpreter printing the whole
+// environment, so a filter reading its output filters the environment
+// like "env | grep KEY".
+func dumpsEnv(s shell.Source) bool {
+	if shell.Interpreter(s.Name) == "" {
+		return false
+	}
+	return envDumpCode.MatchString(strings.Join(s.Args, " ")) || (s.Text != "" && envDumpCode.MatchString(s.Text))
+}
+
+// stdinSpecMatch reports whether source s is one of the "prog:GLOB"
+// specs: program prog with every operand a path matching GLOB
+// ("cat:~/.ssh/id_*.pub", the user's own public key).
+func stdinSpecMatch(specs []string, s shell.Source) bool {
+	for _, spec := range specs {
+		prog, pat, ok := strings.Cut(spec, ":")
+		if !ok || prog != s.Name {
+			continue
+		}
+		g, err := compileGlob(pat, true)
+		if err != nil {
+			continue
+		}
+		sv := newView(&shell.Command{Name: s.Name, Args: s.Args})
+		all := len(sv.pos) > 0
+		for _, a := range sv.pos {
+			if shell.Unknown(a) || !g.match(sv.np(a)) {
+				all = false
+			}
+		}
+		if all {
+			return true
 		}
 	}
 	return false
@@ -772,6 +849,66 @@ func writtenText(v *cmdView) string {
 
 // grepValueOpts are grep/rg short options that take a value.
 const grepValueOpts = "efmABCgtTMjd"
+
+// grepPatternIxs are the indexes in args of a grep-like command's
+// search patterns: the values of -e/--regexp, or else the first operand.
+// A pattern file (-f FILE) is read like any other file, and "rg
+// --files"/"ag -g" take no pattern operand.
+func grepPatternIxs(args []string, name string) []int {
+	var out []int
+	operand := true
+	first := -1
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) && first < 0 {
+				first = i + 1
+			}
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			flag, _, has := strings.Cut(a[2:], "=")
+			switch flag {
+			case "regexp":
+				if !has && i+1 < len(args) {
+					i++
+					out = append(out, i)
+				}
+				operand = false
+			case "file", "files", "type-list":
+				operand = false
+			}
+		case len(a) > 1 && a[0] == '-' && !isNumber(a[1:]):
+			for k := 1; k < len(a); k++ {
+				ch := a[k]
+				if name == "ag" && ch == 'g' {
+					operand = false
+				}
+				if strings.IndexByte(grepValueOpts, ch) < 0 {
+					continue
+				}
+				if ch == 'e' || ch == 'f' {
+					operand = false
+				}
+				if k == len(a)-1 && i+1 < len(args) {
+					i++
+					if ch == 'e' {
+						out = append(out, i)
+					}
+				}
+				break
+			}
+		default:
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if operand && first >= 0 {
+		out = append(out, first)
+	}
+	return out
+}
 
 // patternSelects reports whether the search pattern of a grep-like
 // command prints one of lines: it matches (or, with -v, fails to match)

@@ -26,7 +26,7 @@ var (
 	pyAssignRe  = regexp.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
 	rmtreeRe    = regexp.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
 	removeRe    = regexp.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
-	openRe      = regexp.MustCompile(`\b(?:open|readfile|dotenv_values|load_dotenv|read_dotenv|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	openRe      = regexp.MustCompile(`\b(?:open|readfile|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re       = regexp.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	bufB64Re    = regexp.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe  = regexp.MustCompile("`([^`]+)`")
@@ -203,6 +203,11 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	for _, m := range openRe.FindAllStringIndex(code, -1) {
 		rest := code[m[1]:]
 		if p, n, ok := readPathExpr(rest, vars); ok && looksLikePath(p) {
+			if metaOnly(code[:m[0]], rest[n:]) && !strings.Contains(code[m[0]:m[1]], "open") {
+				// os.path.exists(os.path.expanduser("~/.aws/credentials")):
+				// a path built to test, not to read.
+				continue
+			}
 			mode := strings.TrimLeft(rest[n:], " \t")
 			if strings.HasPrefix(mode, ",") {
 				m2, _, _ := readStrExpr(strings.TrimLeft(mode[1:], " \t"), vars)
@@ -215,7 +220,10 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		}
 	}
 	for _, m := range homePathRe.FindAllStringIndex(code, -1) {
-		if p, _, ok := readPathExpr(code[m[0]:], vars); ok && p != "~" {
+		if p, n, ok := readPathExpr(code[m[0]:], vars); ok && p != "~" {
+			if metaOnly(code[:m[0]], code[m[0]+n:]) {
+				continue
+			}
 			add(codeItem{argv: []string{"cat", p}, via: via + " path", text: clip(code[m[0]:], 200)})
 		}
 	}
@@ -596,4 +604,22 @@ func hexByte(s string) (byte, bool) {
 		}
 	}
 	return v, true
+}
+
+var (
+	// metaCallRe ends the code before a path expression that is the
+	// argument of a call looking only at the file's existence or metadata.
+	metaCallRe = regexp.MustCompile(`\b(?:exists|isfile|isdir|islink|lexists|getsize|getmtime|getctime|stat|lstat|access|existsSync|statSync|lstatSync|accessSync|file_exists|is_file|is_dir|is_readable|filesize|filemtime|exist\?|file\?|size\?|directory\?)\s*\(\s*$`)
+	// metaMethodRe starts the code after a Path(...) expression whose
+	// only use is a metadata method: Path("~/.ssh/id_rsa").exists().
+	metaMethodRe = regexp.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
+)
+
+// metaOnly reports whether a path expression between before and after
+// is only tested (exists, isfile, stat), not opened: the file's content
+// never reaches the output.
+func metaOnly(before, after string) bool {
+	b := strings.TrimRight(before, " \t")
+	b = strings.TrimRight(b, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+	return metaCallRe.MatchString(b) || metaMethodRe.MatchString(after)
 }

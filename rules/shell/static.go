@@ -156,6 +156,14 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		return b.String(), true
 	case "pwd":
 		return ".\n", true
+	case "go", "npm", "yarn", "pip", "pip3", "brew", "pnpm":
+		// Tools printing where their own cache lives ("$(go env
+		// GOCACHE)"): the usual place, which is what a delete of it
+		// reaches.
+		if p, ok := toolCacheDirs[name+" "+strings.Join(args, " ")]; ok {
+			return p + "\n", true
+		}
+		return "", false
 	case "readlink", "realpath":
 		// The path itself, resolved; what it names is what matters.
 		var b strings.Builder
@@ -504,4 +512,17 @@ func findItem(root, name string, args []string) string {
 var passThrough = map[string]bool{
 	"cat": true, "tee": true, "dd": true, "gunzip": true, "zcat": true, "base64": true, "tr": true, "sed": true,
 	"awk": true, "gzip": true, "xz": true, "bzip2": true, "head": true, "tail": true, "openssl": true,
+}
+
+// toolCacheDirs are the default answers of tools asked where their caches
+// and module stores live.
+var toolCacheDirs = map[string]string{
+	"go env GOCACHE":       "~/.cache/go-build",
+	"go env GOMODCACHE":    "~/go/pkg/mod",
+	"npm config get cache": "~/.npm",
+	"yarn cache dir":       "~/.cache/yarn",
+	"pip cache dir":        "~/.cache/pip",
+	"pip3 cache dir":       "~/.cache/pip",
+	"brew --cache":         "~/Library/Caches/Homebrew",
+	"pnpm store path":      "~/.local/share/pnpm/store",
 }

@@ -265,7 +265,8 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 	if words == nil {
 		switch {
 		case in.known:
-			words = strings.Fields(in.content)
+			// xargs -0 splits on NUL ("printf '%s\0' ~ | xargs -0 rm -rf").
+			words = strings.FieldsFunc(in.content, func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 		default:
 			for _, s := range in.sources {
 				if s.Name == "ls" {
