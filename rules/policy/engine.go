@@ -112,6 +112,7 @@ func (e *Engine) evaluate(st *shell.State, tool, args string) Decision {
 			d.Commands = append(d.Commands, TraceCommand{Command: views[i].str, Source: cmds[i].Text, Via: cmds[i].Via, Notes: cmds[i].Notes})
 		}
 	}
+	linkPipes(views)
 	for _, f := range files {
 		d.Files = append(d.Files, f.access+" "+f.path)
 	}
@@ -476,4 +477,28 @@ func oneLine(s string, n int) string {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// linkPipes points each pipeline stage at the stage that reads its
+// output, so a matcher can tell "kubectl get secret -o json | jq keys"
+// (names only) from the secret printed.
+func linkPipes(views []*cmdView) {
+	type key struct{ id, ix int }
+	var stages map[key]*cmdView
+	for _, v := range views {
+		if v.c.PipeLen > 1 {
+			if stages == nil {
+				stages = map[key]*cmdView{}
+			}
+			k := key{v.c.PipeID, v.c.PipeIndex}
+			if _, ok := stages[k]; !ok {
+				stages[k] = v
+			}
+		}
+	}
+	for _, v := range views {
+		if v.c.PipeLen > 1 && v.c.PipeIndex < v.c.PipeLen-1 {
+			v.next = stages[key{v.c.PipeID, v.c.PipeIndex + 1}]
+		}
+	}
 }

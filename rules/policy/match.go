@@ -20,6 +20,8 @@ type cmdView struct {
 	pos   []string // operands, in order
 	posIx []int    // their indexes into c.Args
 	str   string
+	// next is the pipeline stage reading this command's output, if any.
+	next *cmdView
 }
 
 func newView(c *shell.Command) *cmdView {
@@ -256,6 +258,9 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 				return res, false
 			}
 		}
+	}
+	if m.intoNotRe != nil && v.next != nil && m.intoNotRe.MatchString(v.next.str) {
+		return res, false
 	}
 	if m.Piped != nil {
 		piped := c.PipeLen > 1 && c.PipeIndex < c.PipeLen-1
@@ -597,6 +602,23 @@ func wildReads(np string) []string {
 }
 
 func (m *Matcher) readHit(v *cmdView) bool {
+	switch v.c.Name {
+	case "cp", "mv", "install", "ln":
+		// "cp .env .env.backup": a backup beside the original that keeps
+		// a secret's name is guarded like it; nothing reaches the output.
+		if n := len(v.pos); n >= 2 && !shell.Unknown(v.pos[n-1]) {
+			dst := v.np(v.pos[n-1])
+			beside := anyGlob(m.reads, dst) && !anyGlob(m.except, dst)
+			for _, src := range v.pos[:n-1] {
+				if shell.Unknown(src) || path.Dir(v.np(src)) != path.Dir(dst) {
+					beside = false
+				}
+			}
+			if beside {
+				return false
+			}
+		}
+	}
 	rp, ok := v.reads[m.ReadFrom]
 	if !ok {
 		rp = readPaths(v, m.ReadFrom)

@@ -107,11 +107,15 @@ type Matcher struct {
 	Paths     []string `yaml:"paths"`
 	Access    string   `yaml:"access"`
 	ContentRe string   `yaml:"content_regex"`
+	// IntoNotRe: the matcher does not hold when the command's output is
+	// piped into a stage matching this ("| jq keys", "| wc -l": what is
+	// printed is a count or the names, not the secret).
+	IntoNotRe string `yaml:"into_not_regex"`
 
-	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, unknownRe *regexp.Regexp
-	targets, except, reads, writes, paths                              []*glob
-	programs, subcmd                                                   []*glob
-	argsAny, argsNone, via, notVia                                     []*glob
+	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, unknownRe, intoNotRe *regexp.Regexp
+	targets, except, reads, writes, paths                                         []*glob
+	programs, subcmd                                                              []*glob
+	argsAny, argsNone, via, notVia                                                []*glob
 }
 
 //go:embed packs/*.yaml
@@ -334,6 +338,9 @@ func (m *Matcher) compile() error {
 		return err
 	}
 	if m.textRe, err = re(m.TextRegex); err != nil {
+		return err
+	}
+	if m.intoNotRe, err = re(m.IntoNotRe); err != nil {
 		return err
 	}
 	if m.envNotRe, err = re(m.EnvNotRe); err != nil {

@@ -422,6 +422,13 @@ func readPathExpr(s string, vars map[string]string) (string, int, bool) {
 func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 	t := strings.TrimLeft(s, " \t")
 	off := len(s) - len(t)
+	// __import__("os").environ["HOME"] is os.environ["HOME"].
+	for _, imp := range []string{"__import__('os').", "__import__(\"os\")."} {
+		if strings.HasPrefix(t, imp) {
+			t = "os." + t[len(imp):]
+			off += len(imp) - len("os.")
+		}
+	}
 	for _, pre := range []string{"os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path("} {
 		if strings.HasPrefix(t, pre) {
 			p, n, ok := readPathExpr(t[len(pre):], vars)

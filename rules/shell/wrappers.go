@@ -279,6 +279,10 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 						words = []string{"./*"}
 					}
 				}
+				if (s.Name == "docker" || s.Name == "podman") && len(s.Args) >= 2 && s.Args[0] == "volume" && (s.Args[1] == "ls" || s.Args[1] == "list") && danglingFilter(s.Args) {
+					// Unused volumes only: what "docker volume prune" removes.
+					words = []string{DanglingVolumes}
+				}
 				if s.Name == "find" {
 					for _, a := range s.Args {
 						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
@@ -351,4 +355,24 @@ func (r rawCmd) truncate(n int) rawCmd {
 	r.unres = r.unres[:n]
 	r.srcs = r.srcs[:n]
 	return r
+}
+
+// DanglingVolumes is the word xargs passes on from a listing of unused
+// container volumes ("docker volume ls -qf dangling=true | xargs docker
+// volume rm").
+const DanglingVolumes = "{dangling-volumes}"
+
+// danglingFilter reports whether a listing's arguments keep only
+// dangling (unused) objects.
+func danglingFilter(args []string) bool {
+	for i, a := range args {
+		v := a
+		if (a == "-f" || a == "--filter" || a == "-qf") && i+1 < len(args) {
+			v = args[i+1]
+		}
+		if strings.Contains(v, "dangling=true") || strings.Contains(v, "dangling=1") {
+			return true
+		}
+	}
+	return false
 }
