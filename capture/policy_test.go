@@ -51,9 +51,9 @@ func TestReadMode(t *testing.T) {
 	}
 }
 
-// engineBlocks reports whether the policy engine in this tree refuses a
-// plain `rm -rf /`; the enforce tests below need a working engine (it is
-// built in rules/policy) and skip, saying so, until it is there.
+// engineBlocks checks that the policy engine refuses a plain `rm -rf /`:
+// every enforce test below relies on it, so a broken engine fails here
+// first with a message that says why.
 func engineBlocks(t *testing.T) {
 	t.Helper()
 	e, err := policy.Default()
@@ -66,7 +66,7 @@ func engineBlocks(t *testing.T) {
 			return
 		}
 	}
-	t.Skip("rules/policy engine returns no block hit for `rm -rf /` yet: enforce tests depend on it")
+	t.Fatal("the default policy pack does not block `rm -rf /`: enforce mode would refuse nothing")
 }
 
 func setMode(t *testing.T, db string, m Mode) {

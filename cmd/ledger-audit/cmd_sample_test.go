@@ -53,7 +53,7 @@ func TestSampleNamedWithHome(t *testing.T) {
 		}
 	}
 	if withHome == "" {
-		t.Skip("no registered sample has a companion home yet")
+		t.Fatal("no registered sample has a companion home (incident-90985 should)")
 	}
 	dir := t.TempDir()
 	path, home := filepath.Join(dir, "s.db"), filepath.Join(dir, "home")

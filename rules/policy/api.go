@@ -7,9 +7,8 @@ import (
 	"github.com/ledger-audit/ledger-audit/ledger"
 )
 
-// CONTRACT (written first so capture, rules/owasp and analyze can be built
-// in parallel with the engine): names and meanings below stay; fields may
-// be added. The implementation replaces the bodies marked IMPLEMENT.
+// These names are what capture, rules/owasp and analyze build on: their
+// meanings stay; fields may be added.
 
 // Action is what a rule does when it matches.
 type Action string

@@ -16,9 +16,8 @@ import (
 
 // Command is one simple command after normalisation.
 //
-// CONTRACT (written before the implementation so rules/owasp and
-// rules/policy can be built in parallel): fields may be added; these keep
-// their meaning.
+// rules/owasp and rules/policy both read these fields: fields may be
+// added; these keep their meaning.
 type Command struct {
 	// Name is the program as a shell would resolve it, basename only and
 	// with wrappers removed: "/usr/bin/sudo -E r''m -rf /" gives "rm".
