@@ -28,7 +28,12 @@ type pattern struct {
 var patterns = []pattern{
 	{re: regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`)},
 	{re: regexp.MustCompile(`(?i)(authorization\s*[:=]\s*(?:bearer|basic|token|bot)?\s*)([^\s"',;]+)`), keep: true},
-	{re: regexp.MustCompile(`(?i)((?:^|[\s"'{,;&?-])(?:[a-z0-9_.-]*(?:passw(?:or)?d|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[a-z0-9_.-]*)\s*(?:=|:|\s)\s*["']?)([^\s"',;&}]{4,})`), keep: true},
+	// key=value and "key": "value" assignments whose key names a secret.
+	{re: regexp.MustCompile(`(?i)((?:^|[\s"'{,;&?-])(?:[a-z0-9_.-]*(?:passw(?:or)?d|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[a-z0-9_.-]*)["']?\s*(?:=|:)\s*["']?)([^\s"',;&}]{4,})`), keep: true},
+	// --flag value on a command line. Only flags: in prose ("use the
+	// credential through its tool") a secret-sounding word is followed by
+	// an ordinary word, which must stay readable.
+	{re: regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9_-]*(?:passw(?:or)?d|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential)[a-z0-9_-]*\s+["']?)([^\s"',;&}]{4,})`), keep: true},
 	{re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
 	{re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},
 	{re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},

@@ -14,6 +14,7 @@ func TestRedactsSecretShapes(t *testing.T) {
 		{`SLACK=xoxb-123456789012-abcdefghijkl`, "xoxb-123456789012-abcdefghijkl"},
 		{`https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage`, "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"},
 		{`mysql -u root --password=hunter22 db`, "hunter22"},
+		{`gh auth login --token ghx8d7f6e5d4c3b2a1 --hostname github.com`, "ghx8d7f6e5d4c3b2a1"},
 		{`{"api_key": "sk-ant-abcdefghijklmnopqrstuvwx"}`, "sk-ant-abcdefghijklmnopqrstuvwx"},
 		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n-----END OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAA"},
 		{`git remote add o https://bob:s3cr3tpw@example.com/r.git`, "s3cr3tpw"},
@@ -36,6 +37,8 @@ func TestLeavesOrdinaryTextAlone(t *testing.T) {
 		`go test ./... -run TestToken`,
 		`git push origin feature/tokenizer`,
 		`{"path":"src/auth/login.go","content":"package auth"}`,
+		`Use the credential through its tool (ssh, aws, gh) instead of reading it.`,
+		`the token expired; refresh the secret rotation schedule`,
 	} {
 		if got := String(s); got != s {
 			t.Errorf("String(%q) = %q, want unchanged", s, got)
