@@ -235,32 +235,33 @@ func TestEnforceUserPolicyFileAddsRules(t *testing.T) {
 	pack := `name: local
 version: "1"
 rules:
-  - id: LOCAL-NO-TF-DESTROY
-    title: terraform destroy
+  - id: LOCAL-NO-NPM-PUBLISH
+    title: npm publish
     severity: HIGH
     category: ASI02
     action: block
     tools: [Bash, terminal]
     reason: Refused by local policy.
     match:
-      - programs: [terraform]
-        args_any: [destroy]
+      - programs: [npm]
+        args_any: [publish]
     examples:
-      match: ["terraform destroy", "cd infra && terraform destroy -auto-approve", "sudo terraform destroy"]
-      no_match: ["terraform plan", "terraform apply", "echo terraform destroy"]
+      match: ["npm publish", "cd pkg && npm publish --access public", "sudo npm publish"]
+      no_match: ["npm pack", "npm install", "echo npm publish"]
 `
 	if err := os.WriteFile(filepath.Join(filepath.Dir(h.db), PolicyFile), []byte(pack), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out := h.mustSend(claude("PreToolUse", "s1", "Bash", "t1", `"tool_input":{"command":"cd infra && terraform destroy -auto-approve"}`))
-	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "Refused by local policy. (ledger-audit policy rule LOCAL-NO-TF-DESTROY)") {
+	// The default pack lets a publish through; the user's pack refuses it.
+	out := h.mustSend(claude("PreToolUse", "s1", "Bash", "t1", `"tool_input":{"command":"cd pkg && npm publish --access public"}`))
+	if !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "Refused by local policy. (ledger-audit policy rule LOCAL-NO-NPM-PUBLISH)") {
 		t.Fatalf("user rule not enforced: %q", out)
 	}
 	// The default pack still applies alongside it.
 	if out := h.mustSend(claude("PreToolUse", "s1", "Bash", "t2", `"tool_input":{"command":"rm -rf ~"}`)); !strings.Contains(out, "deny") {
 		t.Fatalf("default pack dropped: %q", out)
 	}
-	if out := h.mustSend(claude("PreToolUse", "s1", "Bash", "t3", `"tool_input":{"command":"terraform plan"}`)); out != "" {
-		t.Fatalf("plan refused: %q", out)
+	if out := h.mustSend(claude("PreToolUse", "s1", "Bash", "t3", `"tool_input":{"command":"npm pack"}`)); out != "" {
+		t.Fatalf("pack refused: %q", out)
 	}
 }

@@ -259,8 +259,16 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 			}
 		}
 	}
-	if m.intoNotRe != nil && v.next != nil && m.intoNotRe.MatchString(v.next.str) {
-		return res, false
+	// Any later stage that narrows the stream (a count, a checksum, the
+	// names of KEY=value lines) decides what finally reaches the output,
+	// however many filters sit in between: diff .env.example .env | grep
+	// '^<' | cut -d= -f1 prints names only.
+	if m.intoNotRe != nil {
+		for n := v.next; n != nil && n != v; n = n.next {
+			if m.intoNotRe.MatchString(n.str) {
+				return res, false
+			}
+		}
 	}
 	if m.Piped != nil {
 		piped := c.PipeLen > 1 && c.PipeIndex < c.PipeLen-1
