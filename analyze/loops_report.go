@@ -402,7 +402,7 @@ func (t *LoopTracker) findingMessage(l *Loop) string {
 	fmt.Fprintf(&b, "%s loop: %d %s calls in session %s from %s to %s", strings.ReplaceAll(l.Kind, "_", " "), l.Calls, l.Tool, l.Session,
 		l.Start.UTC().Format("2006-01-02 15:04:05"), l.End.UTC().Format("15:04:05"))
 	if l.Waste.LLMCalls > 0 {
-		fmt.Fprintf(&b, ", %d model calls, %s input tokens, %.1f s of model latency", l.Waste.LLMCalls, groupDigits(l.Waste.TokensIn), l.Waste.LatencySeconds)
+		fmt.Fprintf(&b, ", %d model calls, %s input tokens, %.1f s of model latency", l.Waste.LLMCalls, GroupDigits(l.Waste.TokensIn), l.Waste.LatencySeconds)
 	}
 	b.WriteString(". ")
 	if l.WarnAt > 0 {
@@ -417,7 +417,7 @@ func (t *LoopTracker) findingMessage(l *Loop) string {
 		}
 		fmt.Fprintf(&b, " and stopped at call %d (%s), saving %d calls", l.HardStopAt, state, l.SavedIfStopped.Calls)
 		if l.SavedIfStopped.TokensIn > 0 {
-			fmt.Fprintf(&b, " and %s input tokens", groupDigits(l.SavedIfStopped.TokensIn))
+			fmt.Fprintf(&b, " and %s input tokens", GroupDigits(l.SavedIfStopped.TokensIn))
 		}
 	}
 	b.WriteString(".")
@@ -427,8 +427,9 @@ func (t *LoopTracker) findingMessage(l *Loop) string {
 	return b.String()
 }
 
-// groupDigits renders 31365131 as "31,365,131".
-func groupDigits(n int64) string {
+// GroupDigits renders 31365131 as "31,365,131": token counts are read by
+// people, in loop findings and in every report format.
+func GroupDigits(n int64) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

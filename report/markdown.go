@@ -33,7 +33,7 @@ var mdTemplate = template.Must(template.New("report.md").Funcs(template.FuncMap{
 	"dur":      func(d analyze.Duration) string { return time.Duration(d).Round(time.Second).String() },
 	"secs":     func(s float64) string { return (time.Duration(s * float64(time.Second))).Round(time.Second).String() },
 	"pct":      func(f float64) string { return fmt.Sprintf("%.0f %%", f*100) },
-	"num":      groupDigits,
+	"num":      analyze.GroupDigits,
 	"add":      func(a, b int) int { return a + b },
 	"callat": func(n int) string {
 		if n == 0 {
@@ -156,22 +156,4 @@ func longestRun(s string, c rune) int {
 		}
 	}
 	return best
-}
-
-// groupDigits writes 31365131 as 31,365,131.
-func groupDigits(v any) string {
-	s := fmt.Sprint(v)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -350,10 +350,10 @@ func (d *pdfDoc) tables() {
 		rows = rows[:0]
 		for _, lp := range l.Loops {
 			waste := fmt.Sprintf("%d calls, %s wall, %d LLM calls\n%s input tokens (%s cache read), %s output",
-				lp.Waste.Calls, secondsText(lp.Waste.WallSeconds), lp.Waste.LLMCalls, groupDigits(lp.Waste.TokensIn), groupDigits(lp.Waste.TokensCacheRead), groupDigits(lp.Waste.TokensOut))
+				lp.Waste.Calls, secondsText(lp.Waste.WallSeconds), lp.Waste.LLMCalls, analyze.GroupDigits(lp.Waste.TokensIn), analyze.GroupDigits(lp.Waste.TokensCacheRead), analyze.GroupDigits(lp.Waste.TokensOut))
 			stop := fmt.Sprintf("warn at %s, stop at %s\nunfixed: warn %s, stop %s\nsaved: %d calls, %s, %s tokens",
 				callAt(lp.WarnAt), callAt(lp.HardStopAt), callAt(lp.UnfixedWarnAt), callAt(lp.UnfixedHardStopAt),
-				lp.SavedIfStopped.Calls, secondsText(lp.SavedIfStopped.WallSeconds), groupDigits(lp.SavedIfStopped.TokensIn))
+				lp.SavedIfStopped.Calls, secondsText(lp.SavedIfStopped.WallSeconds), analyze.GroupDigits(lp.SavedIfStopped.TokensIn))
 			rows = append(rows, []string{lp.Kind + "\n" + lp.Tool, lp.Session + "\n" + timeText(lp.Start) + "\n→ " + timeText(lp.End), waste, stop})
 		}
 		if len(rows) == 0 {

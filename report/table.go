@@ -174,7 +174,7 @@ func (t *tableReporter) Render(out io.Writer, r *analyze.Result) error {
 		w.printf("\nLoops (guardrails from %s): %d\n", l.Config.Source, len(l.Loops))
 		for _, lp := range l.Loops {
 			w.printf("  %s %s in %s: %d calls, %s wall, %s input tokens; would stop at call %d, saving %d calls\n",
-				lp.Kind, lp.Tool, lp.Session, lp.Calls, secondsText(lp.Waste.WallSeconds), groupDigits(lp.Waste.TokensIn), lp.HardStopAt, lp.SavedIfStopped.Calls)
+				lp.Kind, lp.Tool, lp.Session, lp.Calls, secondsText(lp.Waste.WallSeconds), analyze.GroupDigits(lp.Waste.TokensIn), lp.HardStopAt, lp.SavedIfStopped.Calls)
 		}
 	}
 	for _, s := range r.Suppressions {
