@@ -27,9 +27,8 @@ func init() {
 		graces := fs.StringArray("grace", nil, "grace period for one tool, as tool=duration (e.g. terminal=30m); repeatable")
 		home := fs.String("hermes-home", "", "check ghosts against this Hermes home: cron/jobs.json for cronjob creates, the files of write_file/Write calls")
 		all := fs.Bool("all", false, "also list revived calls (reported as ghosts, confirmed later)")
-		format := fs.String("format", "table", "table or json")
-		out := fs.StringP("output", "o", "", "write to this file instead of stdout (atomically)")
-		noRedact := fs.Bool("no-redact", false, "show arguments and evidence without masking secrets")
+		var lf listFlags
+		lf.add(fs, "show arguments and evidence without masking secrets", "table", "json")
 		if err := parseFlags(e, c, fs, args); err != nil {
 			return err
 		}
@@ -37,8 +36,8 @@ func init() {
 		if err := needLedgers(paths); err != nil {
 			return err
 		}
-		if *format != "table" && *format != "json" {
-			return usagef("--format: want table or json, not %q", *format)
+		if err := lf.check(); err != nil {
+			return err
 		}
 		grace, err := parseGraceFlags(*graces)
 		if err != nil {
@@ -50,14 +49,14 @@ func init() {
 		}
 
 		tr := analyze.NewGhostTracker(analyze.GhostOptions{
-			Now: now, Grace: grace, HermesHome: *home, Redact: redact.Redactor{Off: *noRedact},
+			Now: now, Grace: grace, HermesHome: *home, Redact: redact.Redactor{Off: lf.noRedact},
 		})
 		for _, p := range paths {
 			if err := streamLedger(e, tr, p, filter); err != nil {
 				return err
 			}
 		}
-		res := ghostsOutput{SchemaVersion: analyze.SchemaVersion, Now: now, Ledgers: paths, Ghosts: []analyze.Ghost{}, Redacted: !*noRedact}
+		res := ghostsOutput{SchemaVersion: analyze.SchemaVersion, Now: now, Ledgers: paths, Ghosts: []analyze.Ghost{}, Redacted: !lf.noRedact}
 		for _, g := range tr.Ghosts() {
 			switch g.Class {
 			case analyze.ClassGhost:
@@ -72,8 +71,8 @@ func init() {
 			}
 			res.Ghosts = append(res.Ghosts, g)
 		}
-		return writeOutput(e, *out, func(w io.Writer) error {
-			if *format == "json" {
+		return writeOutput(e, lf.out, func(w io.Writer) error {
+			if lf.format == "json" {
 				enc := json.NewEncoder(w)
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false) // keep "&&" in commands readable

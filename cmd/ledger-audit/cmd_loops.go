@@ -24,9 +24,8 @@ func init() {
 		var win window
 		win.add(fs)
 		hermesConfig := fs.String("hermes-config", "", "Hermes config.yaml whose tool_loop_guardrails to replay (default $HERMES_HOME/config.yaml, else ~/.hermes/config.yaml; documented defaults when absent)")
-		format := fs.String("format", "table", "table, md or json")
-		out := fs.StringP("output", "o", "", "write to this file instead of stdout (atomically)")
-		noRedact := fs.Bool("no-redact", false, "show argument excerpts without masking secrets")
+		var lf listFlags
+		lf.add(fs, "show argument excerpts without masking secrets", "table", "md", "json")
 		if err := parseFlags(e, c, fs, args); err != nil {
 			return err
 		}
@@ -34,10 +33,8 @@ func init() {
 		if err := needLedgers(paths); err != nil {
 			return err
 		}
-		switch *format {
-		case "table", "md", "json":
-		default:
-			return usagef("--format: want table, md or json, not %q", *format)
+		if err := lf.check(); err != nil {
+			return err
 		}
 		_, filter, err := win.resolve()
 		if err != nil {
@@ -53,15 +50,15 @@ func init() {
 		}
 
 		tr := analyze.NewLoopTracker(cfg)
-		tr.SetRedact(!*noRedact)
+		tr.SetRedact(!lf.noRedact)
 		for _, p := range paths {
 			if err := streamLedger(e, tr, p, filter); err != nil {
 				return err
 			}
 		}
-		res := loopsOutput{LoopReport: tr.Report(), Ledgers: paths, Findings: tr.Findings(), Redacted: !*noRedact}
-		return writeOutput(e, *out, func(w io.Writer) error {
-			switch *format {
+		res := loopsOutput{LoopReport: tr.Report(), Ledgers: paths, Findings: tr.Findings(), Redacted: !lf.noRedact}
+		return writeOutput(e, lf.out, func(w io.Writer) error {
+			switch lf.format {
 			case "json":
 				enc := json.NewEncoder(w)
 				enc.SetIndent("", "  ")

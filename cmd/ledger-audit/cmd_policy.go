@@ -116,9 +116,8 @@ func policyReplay(e *env, args []string) error {
 	var win window
 	win.add(fs)
 	packs := packFlags(fs)
-	format := fs.String("format", "table", "table, json or md")
-	out := fs.StringP("output", "o", "", "write to this file instead of stdout (atomically)")
-	noRedact := fs.Bool("no-redact", false, "show matched commands without masking secrets")
+	var lf listFlags
+	lf.add(fs, "show matched commands without masking secrets", "table", "json", "md")
 	if err := parseFlags(e, c, fs, args); err != nil {
 		return err
 	}
@@ -126,10 +125,8 @@ func policyReplay(e *env, args []string) error {
 	if err := needLedgers(paths); err != nil {
 		return err
 	}
-	switch *format {
-	case "table", "json", "md":
-	default:
-		return usagef("--format: want table, json or md, not %q", *format)
+	if err := lf.check(); err != nil {
+		return err
 	}
 	_, filter, err := win.resolve()
 	if err != nil {
@@ -139,15 +136,15 @@ func policyReplay(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := analyze.ReplayPolicy(paths, analyze.PolicyOptions{Engine: eng, Filter: filter, NoRedact: *noRedact})
+	rep, err := analyze.ReplayPolicy(paths, analyze.PolicyOptions{Engine: eng, Filter: filter, NoRedact: lf.noRedact})
 	if err != nil {
 		return err
 	}
 	sorted := append([]string(nil), paths...)
 	sort.Strings(sorted)
-	res := replayOutput{SchemaVersion: analyze.SchemaVersion, Ledgers: sorted, DryRun: true, Redacted: !*noRedact, PolicyReport: rep}
-	return writeOutput(e, *out, func(w io.Writer) error {
-		switch *format {
+	res := replayOutput{SchemaVersion: analyze.SchemaVersion, Ledgers: sorted, DryRun: true, Redacted: !lf.noRedact, PolicyReport: rep}
+	return writeOutput(e, lf.out, func(w io.Writer) error {
+		switch lf.format {
 		case "json":
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")

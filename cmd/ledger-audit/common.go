@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,6 +161,32 @@ func streamLedger(e *env, t tracker, path string, f ledger.Filter) error {
 	}
 	for _, w := range r.Warnings() {
 		fmt.Fprintf(e.stderr, "ledger-audit: warning: %s: %s\n", path, w)
+	}
+	return nil
+}
+
+// listFlags are the output flags of the focused analysis commands (ghosts,
+// loops, policy replay): a format from a fixed list, -o and --no-redact,
+// declared and checked the same way everywhere.
+type listFlags struct {
+	formats  []string
+	format   string
+	out      string
+	noRedact bool
+}
+
+// add declares the flags; the first format is the default.
+func (l *listFlags) add(fs *pflag.FlagSet, redactHelp string, formats ...string) {
+	l.formats = formats
+	fs.StringVar(&l.format, "format", formats[0], strings.Join(formats, ", "))
+	fs.StringVarP(&l.out, "output", "o", "", "write to this file instead of stdout (atomically)")
+	fs.BoolVar(&l.noRedact, "no-redact", false, redactHelp)
+}
+
+// check rejects a format the command does not render.
+func (l *listFlags) check() error {
+	if !slices.Contains(l.formats, l.format) {
+		return usagef("--format: want %s, not %q", strings.Join(l.formats, ", "), l.format)
 	}
 	return nil
 }
