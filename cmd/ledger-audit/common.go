@@ -186,7 +186,7 @@ func (l *listFlags) add(fs *pflag.FlagSet, redactHelp string, formats ...string)
 // check rejects a format the command does not render.
 func (l *listFlags) check() error {
 	if !slices.Contains(l.formats, l.format) {
-		return usagef("--format: want %s, not %q", strings.Join(l.formats, ", "), l.format)
+		return usagef("--format: want one of %s, not %q", strings.Join(l.formats, ", "), l.format)
 	}
 	return nil
 }
