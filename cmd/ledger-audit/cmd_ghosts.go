@@ -29,14 +29,8 @@ func init() {
 		all := fs.Bool("all", false, "also list revived calls (reported as ghosts, confirmed later)")
 		var lf listFlags
 		lf.add(fs, "show arguments and evidence without masking secrets", "table", "json")
-		if err := parseFlags(e, c, fs, args); err != nil {
-			return err
-		}
-		paths := fs.Args()
-		if err := needLedgers(paths); err != nil {
-			return err
-		}
-		if err := lf.check(); err != nil {
+		paths, err := lf.parse(e, c, fs, args)
+		if err != nil {
 			return err
 		}
 		grace, err := parseGraceFlags(*graces)

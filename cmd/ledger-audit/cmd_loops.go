@@ -26,14 +26,8 @@ func init() {
 		hermesConfig := fs.String("hermes-config", "", "Hermes config.yaml whose tool_loop_guardrails to replay (default $HERMES_HOME/config.yaml, else ~/.hermes/config.yaml; documented defaults when absent)")
 		var lf listFlags
 		lf.add(fs, "show argument excerpts without masking secrets", "table", "md", "json")
-		if err := parseFlags(e, c, fs, args); err != nil {
-			return err
-		}
-		paths := fs.Args()
-		if err := needLedgers(paths); err != nil {
-			return err
-		}
-		if err := lf.check(); err != nil {
+		paths, err := lf.parse(e, c, fs, args)
+		if err != nil {
 			return err
 		}
 		_, filter, err := win.resolve()

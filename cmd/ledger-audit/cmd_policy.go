@@ -118,14 +118,8 @@ func policyReplay(e *env, args []string) error {
 	packs := packFlags(fs)
 	var lf listFlags
 	lf.add(fs, "show matched commands without masking secrets", "table", "json", "md")
-	if err := parseFlags(e, c, fs, args); err != nil {
-		return err
-	}
-	paths := fs.Args()
-	if err := needLedgers(paths); err != nil {
-		return err
-	}
-	if err := lf.check(); err != nil {
+	paths, err := lf.parse(e, c, fs, args)
+	if err != nil {
 		return err
 	}
 	_, filter, err := win.resolve()

@@ -183,10 +183,18 @@ func (l *listFlags) add(fs *pflag.FlagSet, redactHelp string, formats ...string)
 	fs.BoolVar(&l.noRedact, "no-redact", false, redactHelp)
 }
 
-// check rejects a format the command does not render.
-func (l *listFlags) check() error {
-	if !slices.Contains(l.formats, l.format) {
-		return usagef("--format: want one of %s, not %q", strings.Join(l.formats, ", "), l.format)
+// parse parses args and returns the ledger paths, rejecting a missing
+// ledger and a format the command does not render.
+func (l *listFlags) parse(e *env, c *command, fs *pflag.FlagSet, args []string) ([]string, error) {
+	if err := parseFlags(e, c, fs, args); err != nil {
+		return nil, err
 	}
-	return nil
+	paths := fs.Args()
+	if err := needLedgers(paths); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(l.formats, l.format) {
+		return nil, usagef("--format: want one of %s, not %q", strings.Join(l.formats, ", "), l.format)
+	}
+	return paths, nil
 }
