@@ -89,33 +89,66 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 	replay := o.Engine.NewReplay()
 	rules := owasp.NewChecker(o.Rules)
 
-	records := 0
-	err = r.Scan(o.Filter, func(rec ledger.Record) error {
-		if records++; o.TrimMemory && records%memCheckEvery == 0 {
-			recheckMemory()
+	// The scan is split into three stages joined by channels of record
+	// batches: the reader (SQLite, plus the argument canonicalisation
+	// both later stages need), the policy replay with the posture rules,
+	// and the ghost and loop trackers with the summaries. Each stage sees
+	// every record in id order and owns its own state, so the result is
+	// the one a single loop would give; on a machine with more than one
+	// core the stages overlap instead of adding up.
+	commands := newStage(func(it auditItem) {
+		c := it.rec.Call
+		if c == nil {
+			return
 		}
-		ghosts.Observe(rec)
-		if rec.Event != nil {
-			loops.Observe(rec)
-			la.observeEvent(rec.Event)
-			return nil
-		}
-		c := rec.Call
-		// Loop forensics and the posture rules' retry signature both hash
-		// the canonical arguments: canonicalise once.
-		canon := canonicalArgs(c.Args)
-		loops.observeCanonical(rec, canon)
-		la.observeCall(c)
-		hits := uniqueHits(replay.Observe(c))
+		hits := uniqueHits(replay.ObserveDecoded(c, it.args))
 		for _, h := range hits {
 			if PostureHit(h) {
 				la.findings = append(la.findings, owasp.FromHit(h, c))
 			}
 			la.hits = append(la.hits, policyHit(h, c, red))
 		}
-		la.findings = append(la.findings, rules.ObserveCanonical(c, hits, canon)...)
+		la.findings = append(la.findings, rules.ObserveDecoded(c, hits, it.canon, it.args)...)
+	})
+	trackers := newStage(func(it auditItem) {
+		rec := it.rec
+		ghosts.Observe(rec)
+		if rec.Event != nil {
+			loops.Observe(rec)
+			la.observeEvent(rec.Event)
+			return
+		}
+		loops.observeCanonical(rec, it.canon)
+		la.observeCall(rec.Call)
+	})
+	batch := make([]auditItem, 0, auditBatch)
+	records := 0
+	err = r.Scan(o.Filter, func(rec ledger.Record) error {
+		if records++; o.TrimMemory && records%memCheckEvery == 0 {
+			recheckMemory()
+		}
+		it := auditItem{rec: rec}
+		if rec.Call != nil {
+			// Loop forensics and the posture rules' retry signature both
+			// hash the canonical arguments, and the policy replay and the
+			// posture rules both read argument fields: canonicalise and
+			// decode once, here, off the busiest stage.
+			it.canon = canonicalArgs(rec.Call.Args)
+			it.args = ledger.DecodeArgs(rec.Call.Args)
+		}
+		if batch = append(batch, it); len(batch) == auditBatch {
+			commands.send(batch)
+			trackers.send(batch)
+			batch = make([]auditItem, 0, auditBatch)
+		}
 		return nil
 	})
+	if len(batch) > 0 {
+		commands.send(batch)
+		trackers.send(batch)
+	}
+	commands.wait()
+	trackers.wait()
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +167,59 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 	la.summary.Sessions = len(la.sessions)
 	la.summary.Ghosts = CountLost(la.ghosts)
 	return la, nil
+}
+
+// auditItem is one record on its way through the audit's stages.
+type auditItem struct {
+	rec   ledger.Record
+	canon string            // canonical arguments of a call
+	args  ledger.ArgsObject // its decoded arguments (read-only)
+}
+
+// auditBatch records travel together: a channel send per record would
+// cost more than some of the work it hands over.
+const auditBatch = 256
+
+// stage runs fn over every item sent to it, in order, on its own
+// goroutine. Batches are shared between stages and read-only.
+type stage struct {
+	in   chan []auditItem
+	done chan struct{}
+	// panicked holds a panic raised by fn; the stage then drains its input
+	// (so the reader never blocks) and wait re-raises the panic in the
+	// caller's goroutine, where it would have surfaced without stages.
+	panicked any
+}
+
+func newStage(fn func(auditItem)) *stage {
+	s := &stage{in: make(chan []auditItem, 8), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		for b := range s.in {
+			if s.panicked != nil {
+				continue
+			}
+			func() {
+				defer func() { s.panicked = recover() }()
+				for _, it := range b {
+					fn(it)
+				}
+			}()
+		}
+	}()
+	return s
+}
+
+func (s *stage) send(b []auditItem) { s.in <- b }
+
+// wait closes the stage's input and returns once it has processed
+// everything sent.
+func (s *stage) wait() {
+	close(s.in)
+	<-s.done
+	if s.panicked != nil {
+		panic(s.panicked)
+	}
 }
 
 func (la *ledgerAudit) seenAt(t time.Time) {

@@ -1,6 +1,9 @@
 package ledger
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Kind is the kind of one event row.
 type Kind string
@@ -153,3 +156,19 @@ func ParseTime(s string) (time.Time, bool) {
 	}
 	return time.Time{}, false
 }
+
+// DecodeArgs decodes a call's argument text as a JSON object, or returns
+// nil when it is not one (truncated, a bare command line, null). Every
+// analysis that reads argument fields uses it, so a caller that decodes
+// once can hand the same map to each (ArgsObject values are read-only).
+func DecodeArgs(args string) ArgsObject {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// ArgsObject is a decoded argument object; nil when the arguments are not
+// a JSON object. Holders must not modify it: it may be shared.
+type ArgsObject map[string]any

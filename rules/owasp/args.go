@@ -1,7 +1,6 @@
 package owasp
 
 import (
-	"encoding/json"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -15,11 +14,7 @@ import (
 type callArgs map[string]any
 
 func decodeArgs(c *ledger.Call) callArgs {
-	var m map[string]any
-	if json.Unmarshal([]byte(c.Args), &m) != nil {
-		return callArgs{}
-	}
-	return m
+	return callArgs(ledger.DecodeArgs(c.Args))
 }
 
 func (a callArgs) str(keys ...string) string {

@@ -2,10 +2,10 @@ package owasp
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/finding"
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // ASI05 Unexpected Code Execution. Shell-level execution risks —
@@ -30,10 +30,10 @@ var codeTools = map[string][]string{
 
 var (
 	// Payload producers: decoders and fetchers.
-	decodeRE = regexp.MustCompile(`\b(b64decode|b32decode|a85decode|urlsafe_b64decode|decodebytes|bytes\.fromhex|unhexlify|zlib\.decompress|gzip\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode\([^)]*rot.?13)\b|\batob\(|Buffer\.from\([^)]*['"]base64['"]`)
-	fetchRE  = regexp.MustCompile(`\b(urlopen|urllib\.request|requests\.(get|post)|httpx\.(get|post)|http\.client|fetch\()`)
+	decodeRE = refilter.MustCompile(`\b(b64decode|b32decode|a85decode|urlsafe_b64decode|decodebytes|bytes\.fromhex|unhexlify|zlib\.decompress|gzip\.decompress|lzma\.decompress|marshal\.loads|codecs\.decode\([^)]*rot.?13)\b|\batob\(|Buffer\.from\([^)]*['"]base64['"]`)
+	fetchRE  = refilter.MustCompile(`\b(urlopen|urllib\.request|requests\.(get|post)|httpx\.(get|post)|http\.client|fetch\()`)
 	// Executors of a string or bytes payload.
-	execRE = regexp.MustCompile(`(^|[^.\w])(exec|eval)\s*\(|\bcompile\s*\(|\bos\.(system|popen|exec\w*)\s*\(|\bsubprocess\.\w+\([^)]*shell\s*=\s*True|\b__import__\s*\(|\bnew Function\(|\bvm\.runIn\w*Context\(`)
+	execRE = refilter.MustCompile(`(^|[^.\w])(exec|eval)\s*\(|\bcompile\s*\(|\bos\.(system|popen|exec\w*)\s*\(|\bsubprocess\.\w+\([^)]*shell\s*=\s*True|\b__import__\s*\(|\bnew Function\(|\bvm\.runIn\w*Context\(`)
 )
 
 func (k *Checker) asi05(v *view) []finding.Finding {

@@ -3,12 +3,12 @@ package owasp
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ledger-audit/ledger-audit/finding"
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"github.com/ledger-audit/ledger-audit/ledger"
 	"github.com/ledger-audit/ledger-audit/rules/policy"
 	"github.com/ledger-audit/ledger-audit/rules/shell"
@@ -169,7 +169,7 @@ var agentCLIs = map[string]bool{
 
 // selfPropagation matches instructions, inside a scheduled job's prompt
 // or a delegated task, to schedule or spawn further agents.
-var selfPropagation = regexp.MustCompile(`(?i)\b(cronjob(_manage)?\s*(\(|create|add)|delegate_task|(create|schedule|add|register|set up)\s+(another|a new|new|more|further|an?)\s+(cron\s*jobs?|scheduled\s+jobs?|(sub-?)?agents?)|spawn\s+(another|more|new|\d+)?\s*(sub-?)?agents?|cop(y|ies) of (yourself|itself)|re-?schedule yourself|run yourself)\b`)
+var selfPropagation = refilter.MustCompile(`(?i)\b(cronjob(_manage)?\s*(\(|create|add)|delegate_task|(create|schedule|add|register|set up)\s+(another|a new|new|more|further|an?)\s+(cron\s*jobs?|scheduled\s+jobs?|(sub-?)?agents?)|spawn\s+(another|more|new|\d+)?\s*(sub-?)?agents?|cop(y|ies) of (yourself|itself)|re-?schedule yourself|run yourself)\b`)
 
 // selfReplication: a shell command that schedules or detaches an agent
 // CLI, a cron job or delegated task whose text asks for more of the same,
@@ -216,7 +216,7 @@ func (k *Checker) selfReplication(v *view) []finding.Finding {
 	return []finding.Finding{finding.New(RuleSelfReplication, why, evidence(v.c, v.ex()))}
 }
 
-var wordRE = regexp.MustCompile(`[A-Za-z0-9_./-]+`)
+var wordRE = refilter.MustCompile(`[A-Za-z0-9_./-]+`)
 
 func mentionsAgentCLI(text string) bool {
 	for _, w := range wordRE.FindAllString(text, -1) {

@@ -119,7 +119,7 @@ func (k *Checker) session(c *ledger.Call) *session {
 // call (they carry the tags the chain rules follow); it returns the
 // findings this call completes, which may cite earlier calls too.
 func (k *Checker) Observe(c *ledger.Call, hits []policy.Hit) []finding.Finding {
-	return k.observe(c, hits, "", false)
+	return k.observe(c, hits, "", false, nil, false)
 }
 
 // ObserveCanonical is Observe for a caller that has already computed
@@ -127,12 +127,22 @@ func (k *Checker) Observe(c *ledger.Call, hits []policy.Hit) []finding.Finding {
 // c.Args itself when they are not JSON (what ledger.ArgsHash hashes).
 // The retry rule's call signature is then not computed a second time.
 func (k *Checker) ObserveCanonical(c *ledger.Call, hits []policy.Hit, canonArgs string) []finding.Finding {
-	return k.observe(c, hits, canonArgs, true)
+	return k.observe(c, hits, canonArgs, true, nil, false)
 }
 
-func (k *Checker) observe(c *ledger.Call, hits []policy.Hit, canon string, hasCanon bool) []finding.Finding {
+// ObserveDecoded is ObserveCanonical for a caller that has also decoded
+// the arguments once with ledger.DecodeArgs(c.Args) for every analysis.
+func (k *Checker) ObserveDecoded(c *ledger.Call, hits []policy.Hit, canonArgs string, args ledger.ArgsObject) []finding.Finding {
+	return k.observe(c, hits, canonArgs, true, args, true)
+}
+
+func (k *Checker) observe(c *ledger.Call, hits []policy.Hit, canon string, hasCanon bool, args ledger.ArgsObject, hasArgs bool) []finding.Finding {
 	s := k.session(c)
-	v := newView(c, s)
+	v := &view{c: c}
+	if hasArgs {
+		v.argsVal, v.argsOK = callArgs(args), true
+	}
+	v.init(s)
 	v.canon, v.hasCanon = canon, hasCanon
 	// The taint chain runs first: a send it claims (a secret leaving) is
 	// not reported again as a plain archive exfiltration chain.
@@ -189,19 +199,21 @@ type view struct {
 	writesVal []string
 }
 
-func newView(c *ledger.Call, s *session) *view {
+// init derives what every rule needs from the call.
+func (v *view) init(s *session) {
+	c := v.c
 	if c.Cwd != "" && c.Cwd != s.cwd {
 		s.cwd = c.Cwd
 		if h := homeOf(c.Cwd); h != "" {
 			s.home = h
 		}
 	}
-	v := &view{c: c, cwd: s.cwd, home: s.home, s: s}
+	v.cwd, v.home, v.s = s.cwd, s.home, s
 	if runsShell(c.Tool) {
 		v.command = commandOf(c, v.a())
 	}
 	if _, ok := fileWriteTools[c.Tool]; !ok {
-		return v
+		return
 	}
 	if p := writtenPath(c, v.a()); p != "" {
 		v.rawPath = p
@@ -210,7 +222,6 @@ func newView(c *ledger.Call, s *session) *view {
 			v.written = p
 		}
 	}
-	return v
 }
 
 // a is the call's decoded arguments.

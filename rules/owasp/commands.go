@@ -2,10 +2,10 @@ package owasp
 
 import (
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"github.com/ledger-audit/ledger-audit/rules/policy"
 	"github.com/ledger-audit/ledger-audit/rules/shell"
 )
@@ -437,7 +437,7 @@ var launchers = map[string]string{
 }
 
 // background matches a trailing or mid-line "&" that is not part of "&&".
-var background = regexp.MustCompile(`(^|[^&>])&\s*($|;|\n|\))`)
+var background = refilter.MustCompile(`(^|[^&>])&\s*($|;|\n|\))`)
 
 // agentLaunch says why the call starts an agent out of band, or "".
 func agentLaunch(v *view, cmds []shell.Command) string {

@@ -71,3 +71,13 @@ func (e *Engine) NewReplay() *Replay {
 func (r *Replay) Observe(c *ledger.Call) []Hit {
 	return r.observe(c)
 }
+
+// ObserveDecoded is Observe for a caller that has already decoded the
+// call's arguments with ledger.DecodeArgs(c.Args): the replay then does
+// not decode them again.
+func (r *Replay) ObserveDecoded(c *ledger.Call, args ledger.ArgsObject) []Hit {
+	return r.evaluate(c, &decoded{m: args}).Hits
+}
+
+// decoded carries a caller's decoded arguments into one evaluation.
+type decoded struct{ m ledger.ArgsObject }

@@ -3,10 +3,10 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"github.com/ledger-audit/ledger-audit/ledger"
 	"github.com/ledger-audit/ledger-audit/rules/shell"
 )
@@ -58,6 +58,10 @@ func (r *Replay) observe(c *ledger.Call) []Hit {
 
 // Evaluate is Observe with the full explanation.
 func (r *Replay) Evaluate(c *ledger.Call) Decision {
+	return r.evaluate(c, nil)
+}
+
+func (r *Replay) evaluate(c *ledger.Call, obj *decoded) Decision {
 	if c == nil {
 		return Decision{Decision: "allow"}
 	}
@@ -77,14 +81,14 @@ func (r *Replay) Evaluate(c *ledger.Call) Decision {
 		// earlier "cd"s suggested.
 		ss.sh.Cwd, ss.sh.CwdByCd = c.Cwd, false
 	}
-	return r.engine.evaluate(ss.sh, c.Tool, c.Args)
+	return r.engine.evaluate(ss.sh, c.Tool, c.Args, obj)
 }
 
 // Check evaluates one call on its own, with no session history: tool is
 // the tool name ("terminal", "Bash", "write_file", ...), args its JSON
 // arguments. A plain command line is accepted as args for shell tools.
 func (e *Engine) Check(tool, args string) Decision {
-	return e.evaluate(shell.NewState(), tool, args)
+	return e.evaluate(shell.NewState(), tool, args, nil)
 }
 
 // CheckCommand evaluates a terminal command line.
@@ -98,8 +102,10 @@ type fileEvent struct {
 	path, access, content string
 }
 
-func (e *Engine) evaluate(st *shell.State, tool, args string) Decision {
-	cmds, files, perr := extract(st, tool, args)
+// evaluate decides one call; obj, when not nil, is args already decoded
+// by the caller (ledger.DecodeArgs).
+func (e *Engine) evaluate(st *shell.State, tool, args string, obj *decoded) Decision {
+	cmds, files, perr := extract(st, tool, args, obj)
 	d := Decision{Decision: "allow"}
 	if perr != nil {
 		d.Unparseable = true
@@ -282,12 +288,17 @@ func toolApplies(globs []string, tool string) bool {
 var (
 	shellKeys   = []string{"command", "cmd", "script", "shell_command", "commandLine"}
 	pathKeys    = []string{"path", "file_path", "filename", "file", "notebook_path", "filePath", "target_file"}
-	patchFileRe = regexp.MustCompile(`(?m)^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\+\+\+ (?:b/)?(\S+)`)
+	patchFileRe = refilter.MustCompile(`(?m)^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\+\+\+ (?:b/)?(\S+)`)
 )
 
-func extract(st *shell.State, tool, args string) ([]shell.Command, []fileEvent, error) {
-	var m map[string]any
-	if err := json.Unmarshal([]byte(args), &m); err != nil || m == nil {
+func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command, []fileEvent, error) {
+	var m ledger.ArgsObject
+	if obj != nil {
+		m = obj.m
+	} else {
+		m = ledger.DecodeArgs(args)
+	}
+	if m == nil {
 		// Not a JSON object: for a shell tool, the text is the command.
 		if isShellTool(tool) || tool == "" {
 			return parseShell(args, st)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/finding"
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"gopkg.in/yaml.v3"
 )
 
@@ -112,7 +113,7 @@ type Matcher struct {
 	// printed is a count or the names, not the secret).
 	IntoNotRe string `yaml:"into_not_regex"`
 
-	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, unknownRe, intoNotRe *regexp.Regexp
+	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, unknownRe, intoNotRe *refilter.Regexp
 	targets, except, reads, writes, paths                                         []*glob
 	programs, subcmd                                                              []*glob
 	argsAny, argsNone, via, notVia                                                []*glob
@@ -321,11 +322,11 @@ var knownTags = map[string]bool{
 
 func (m *Matcher) compile() error {
 	var err error
-	re := func(s string) (*regexp.Regexp, error) {
+	re := func(s string) (*refilter.Regexp, error) {
 		if s == "" {
 			return nil, nil
 		}
-		r, e := regexp.Compile(s)
+		r, e := refilter.Compile(s)
 		if e != nil {
 			return nil, fmt.Errorf("bad regex %q: %v", s, e)
 		}

@@ -1,8 +1,9 @@
 package shell
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // codeItem is something interpreter code would run: a shell string
@@ -17,52 +18,52 @@ type codeItem struct {
 }
 
 // Calls whose first argument is a shell command line.
-var shellCallRe = regexp.MustCompile(`(?:\b(?:exec\.Command|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|exec|spawnSync|execFileSync|spawn|run|call|check_call|check_output|Popen|do shell script|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
+var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|exec|spawnSync|execFileSync|spawn|run|call|check_call|check_output|Popen|do shell script|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
 
 // String literals in Python, Perl, Ruby, JS and PHP (prefixes for Python).
-var strLitRe = regexp.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
+var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
 
 var (
-	pyAssignRe  = regexp.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
-	rmtreeRe    = regexp.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
-	removeRe    = regexp.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
-	openRe      = regexp.MustCompile(`\b(?:open|readfile|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
-	b64Re       = regexp.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
-	bufB64Re    = regexp.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
-	backtickRe  = regexp.MustCompile("`([^`]+)`")
-	qxRe        = regexp.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x\(([^)]+)\)`)
-	forkRe      = regexp.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
-	listStartRe = regexp.MustCompile(`^\[\s*`)
-	fmtFieldRe  = regexp.MustCompile(`\{[^{}]*\}`)
-	netExecRe   = regexp.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
-	homePathRe  = regexp.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
+	pyAssignRe  = refilter.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
+	rmtreeRe    = refilter.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
+	removeRe    = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
+	openRe      = refilter.MustCompile(`\b(?:open|readfile|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	b64Re       = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
+	bufB64Re    = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
+	backtickRe  = refilter.MustCompile("`([^`]+)`")
+	qxRe        = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x\(([^)]+)\)`)
+	forkRe      = refilter.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
+	listStartRe = refilter.MustCompile(`^\[\s*`)
+	fmtFieldRe  = refilter.MustCompile(`\{[^{}]*\}`)
+	netExecRe   = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
+	homePathRe  = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
 	// Environment variables read by code: os.environ["X"],
 	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
 	// $ENV{X}, getenv("X"), System.getenv("X").
-	envRefRe = regexp.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}`)
+	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}`)
 	// Code that evaluates its own standard input:
 	// exec(sys.stdin.read()), eval(fs.readFileSync(0)), eval(STDIN.read).
-	stdinEvalRe = regexp.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
+	stdinEvalRe = refilter.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
 	// Code that writes to its output.
-	printCallRe = regexp.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint)\b`)
+	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint)\b`)
 	// A socket connected out with the process's stdio or a shell tied
 	// to it: a reverse shell.
-	revShellRe = regexp.MustCompile(`(?s)socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()`)
+	revShellRe = refilter.MustCompile(`(?s)socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()`)
 	// Code that fetches from the network (netFetchRe, with a URL
 	// literal) and also evaluates code at run time (evalCallRe) runs what
 	// it fetched, whatever the nesting: eval(file_get_contents(URL)),
 	// fetch(URL).then(r => r.text()).then(eval), eval(Net::HTTP.get(URI(URL))).
-	netFetchRe = regexp.MustCompile(`\b(?:get|getprint|getstore|head|copy)\s*\(\s*['"](?:https?|ftp)://|\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|fetch|https?\.get|file_get_contents|fopen|readfile|Net::HTTP|URI\.open|open-uri|LWP::Simple|HTTP::Tiny|getstore|axios|DownloadString|DownloadFile|Invoke-WebRequest|Invoke-RestMethod|WebClient|wget\.download|socket\.create_connection)\b`)
-	evalCallRe = regexp.MustCompile(`(?i:\b(?:exec|eval|execfile|Function|instance_eval|runInThisContext|runInNewContext|loadstring|Invoke-Expression|iex)\s*[\s(]|\.then\(\s*eval\s*\)|\b(?:include|require)(?:_once)?\s*\(?\s*['"](?:https?|ftp)://)`)
-	urlLitRe   = regexp.MustCompile(`['"]((?:https?|ftp)://[^'"\s]+)['"]`)
+	netFetchRe = refilter.MustCompile(`\b(?:get|getprint|getstore|head|copy)\s*\(\s*['"](?:https?|ftp)://|\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|fetch|https?\.get|file_get_contents|fopen|readfile|Net::HTTP|URI\.open|open-uri|LWP::Simple|HTTP::Tiny|getstore|axios|DownloadString|DownloadFile|Invoke-WebRequest|Invoke-RestMethod|WebClient|wget\.download|socket\.create_connection)\b`)
+	evalCallRe = refilter.MustCompile(`(?i:\b(?:exec|eval|execfile|Function|instance_eval|runInThisContext|runInNewContext|loadstring|Invoke-Expression|iex)\s*[\s(]|\.then\(\s*eval\s*\)|\b(?:include|require)(?:_once)?\s*\(?\s*['"](?:https?|ftp)://)`)
+	urlLitRe   = refilter.MustCompile(`['"]((?:https?|ftp)://[^'"\s]+)['"]`)
 	// urlretrieve("URL", "PATH") / wget.download(URL, out=PATH) /
 	// file_put_contents(PATH, ...) save a download to a file.
-	retrieveRe = regexp.MustCompile(`\b(?:urlretrieve|wget\.download|copy)\s*\(\s*`)
-	putFileRe  = regexp.MustCompile(`\bfile_put_contents\s*\(\s*`)
+	retrieveRe = refilter.MustCompile(`\b(?:urlretrieve|wget\.download|copy)\s*\(\s*`)
+	putFileRe  = refilter.MustCompile(`\bfile_put_contents\s*\(\s*`)
 	// PowerShell's pipe-to-shell: Invoke-Expression of a download, in
 	// either order ("IEX (New-Object Net.WebClient).DownloadString(URL)",
 	// "iwr URL | iex").
-	psNetRe = regexp.MustCompile(`(?i)\b(?:iex|invoke-expression)\b.{0,200}?\b(?:downloadstring|downloaddata|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient|wget|curl|start-bitstransfer)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+)|\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|wget|curl)\b.{0,200}?((?:https?|ftp)://[^'"\s)]+).{0,200}?\|\s*(?:iex|invoke-expression)\b`)
+	psNetRe = refilter.MustCompile(`(?i)\b(?:iex|invoke-expression)\b.{0,200}?\b(?:downloadstring|downloaddata|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient|wget|curl|start-bitstransfer)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+)|\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|wget|curl)\b.{0,200}?((?:https?|ftp)://[^'"\s)]+).{0,200}?\|\s*(?:iex|invoke-expression)\b`)
 )
 
 // psNetURL returns the URL PowerShell code downloads and evaluates, or "".
@@ -74,7 +75,7 @@ func psNetURL(code string) string {
 }
 
 var (
-	psOutFileRe = regexp.MustCompile(`(?i)\b(?:invoke-webrequest|iwr|curl|wget|invoke-restmethod|irm)\b[^;|\n]*?((?:https?|ftp)://[^'"\s;]+)[^;|\n]*?-outfile\s+['"]?([^'"\s;]+)|downloadfile\(\s*['"]((?:https?|ftp)://[^'"]+)['"]\s*,\s*['"]([^'"]+)['"]`)
+	psOutFileRe = refilter.MustCompile(`(?i)\b(?:invoke-webrequest|iwr|curl|wget|invoke-restmethod|irm)\b[^;|\n]*?((?:https?|ftp)://[^'"\s;]+)[^;|\n]*?-outfile\s+['"]?([^'"\s;]+)|downloadfile\(\s*['"]((?:https?|ftp)://[^'"]+)['"]\s*,\s*['"]([^'"]+)['"]`)
 )
 
 // psDownloadRun finds PowerShell code that saves a download to a file and
@@ -616,10 +617,10 @@ func hexByte(s string) (byte, bool) {
 var (
 	// metaCallRe ends the code before a path expression that is the
 	// argument of a call looking only at the file's existence or metadata.
-	metaCallRe = regexp.MustCompile(`\b(?:exists|isfile|isdir|islink|lexists|getsize|getmtime|getctime|stat|lstat|access|existsSync|statSync|lstatSync|accessSync|file_exists|is_file|is_dir|is_readable|filesize|filemtime|exist\?|file\?|size\?|directory\?)\s*\(\s*$`)
+	metaCallRe = refilter.MustCompile(`\b(?:exists|isfile|isdir|islink|lexists|getsize|getmtime|getctime|stat|lstat|access|existsSync|statSync|lstatSync|accessSync|file_exists|is_file|is_dir|is_readable|filesize|filemtime|exist\?|file\?|size\?|directory\?)\s*\(\s*$`)
 	// metaMethodRe starts the code after a Path(...) expression whose
 	// only use is a metadata method: Path("~/.ssh/id_rsa").exists().
-	metaMethodRe = regexp.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
+	metaMethodRe = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
 )
 
 // metaOnly reports whether a path expression between before and after

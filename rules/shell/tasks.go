@@ -2,8 +2,9 @@ package shell
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // Task runners run shell lines from files the session may have written
@@ -11,7 +12,7 @@ import (
 // rm -rf ~/, then make clean" is a script written in one call and run in
 // another.
 
-var makeTargetRe = regexp.MustCompile(`^([A-Za-z0-9_./%${}()-]+(?:[ \t]+[A-Za-z0-9_./%${}()-]+)*)[ \t]*::?(?:[^=]|$)`)
+var makeTargetRe = refilter.MustCompile(`^([A-Za-z0-9_./%${}()-]+(?:[ \t]+[A-Za-z0-9_./%${}()-]+)*)[ \t]*::?(?:[^=]|$)`)
 
 // makeRecipes returns the recipe lines of the given targets (the first
 // target when none is given). Content that has no target lines at all (an

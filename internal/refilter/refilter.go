@@ -1,0 +1,325 @@
+// Package refilter puts a literal prefilter in front of a regular
+// expression.
+//
+// Go's regexp package has no prefilter for patterns that do not start
+// with a literal: `\b(?:os\.system|subprocess\.run|...)\s*\(` is run by
+// the backtracker or the NFA from every position of the text, which costs
+// tens of microseconds on a few hundred characters. Almost every pattern
+// the policy engine runs over commands and code needs some literal to be
+// present ("169.254.169.254", "rmtree", "fork"), and most texts contain
+// none of them. Compile works out, from the parsed pattern, a set of
+// strings of which every match must contain at least one, and the
+// wrapper answers "no match" without running the automaton when the text
+// contains none of them.
+//
+// The filter is conservative by construction: when a pattern has no
+// usable literal (`\S+`, `^$`), or the set would be too large, there is
+// no filter and the regexp runs as before. Case-insensitive literals are
+// compared after ASCII lower-casing, and a text with any non-ASCII byte
+// skips a case-insensitive filter, because Unicode folding maps some
+// non-ASCII runes onto ASCII letters (U+212A KELVIN SIGN matches (?i)k).
+// Results are therefore always those of the wrapped regexp; the tests
+// compare both on a corpus and a fuzz target.
+package refilter
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// maxLits bounds the literal set: beyond it, checking the set costs more
+// than it saves.
+const maxLits = 48
+
+// Regexp is a regexp.Regexp with a literal prefilter. Methods not
+// overridden here run the regexp unfiltered, which is always correct.
+type Regexp struct {
+	*regexp.Regexp
+	lits []string // nil: no filter
+	fold bool     // lits are lower-case and compared case-insensitively
+}
+
+// Compile is regexp.Compile plus the prefilter.
+func Compile(expr string) (*Regexp, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	r := &Regexp{Regexp: re}
+	defer register(r)
+	if st, err := syntax.Parse(expr, syntax.Perl); err == nil {
+		if inf := required(st.Simplify()); inf.ok && len(inf.lits) > 0 {
+			r.lits, r.fold = inf.lits, inf.fold
+			if r.fold {
+				for i, l := range r.lits {
+					if !ascii(l) {
+						// (?i)ſ matches "s": lower-casing cannot follow
+						// Unicode folding, so no filter.
+						r.lits, r.fold = nil, false
+						break
+					}
+					r.lits[i] = strings.ToLower(l)
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+var registry struct {
+	sync.Mutex
+	all map[string]*Regexp
+}
+
+// register keeps every filtered pattern, so that a test can check each
+// one the program uses against plain regexp on a corpus (Compiled).
+func register(r *Regexp) {
+	if r.lits == nil {
+		return
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.all == nil {
+		registry.all = map[string]*Regexp{}
+	}
+	if len(registry.all) < 4096 {
+		registry.all[r.String()] = r
+	}
+}
+
+// Compiled returns the distinct prefiltered patterns compiled so far (at
+// most 4096), for equivalence tests.
+func Compiled() []*Regexp {
+	registry.Lock()
+	defer registry.Unlock()
+	out := make([]*Regexp, 0, len(registry.all))
+	for _, r := range registry.all {
+		out = append(out, r)
+	}
+	return out
+}
+
+// MustCompile is Compile that panics on a bad pattern, for patterns
+// written in the source.
+func MustCompile(expr string) *Regexp {
+	r, err := Compile(expr)
+	if err != nil {
+		panic("refilter: " + err.Error())
+	}
+	return r
+}
+
+// Literals returns the prefilter's literal set (nil when the pattern has
+// none) and whether it is compared case-insensitively.
+func (r *Regexp) Literals() ([]string, bool) { return r.lits, r.fold }
+
+// mayMatch reports whether s contains one of the literals, so that the
+// regexp can match at all.
+func (r *Regexp) mayMatch(s string) bool {
+	if r.lits == nil {
+		return true
+	}
+	if r.fold {
+		if !ascii(s) {
+			return true
+		}
+		s = strings.ToLower(s) // ASCII only: no allocation when already lower-case
+	}
+	for _, l := range r.lits {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// MatchString reports whether s contains a match.
+func (r *Regexp) MatchString(s string) bool {
+	return r.mayMatch(s) && r.Regexp.MatchString(s)
+}
+
+// FindString returns the leftmost match.
+func (r *Regexp) FindString(s string) string {
+	if !r.mayMatch(s) {
+		return ""
+	}
+	return r.Regexp.FindString(s)
+}
+
+// FindStringIndex returns the leftmost match's location.
+func (r *Regexp) FindStringIndex(s string) []int {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindStringIndex(s)
+}
+
+// FindStringSubmatch returns the leftmost match and its groups.
+func (r *Regexp) FindStringSubmatch(s string) []string {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindStringSubmatch(s)
+}
+
+// FindStringSubmatchIndex returns the locations of the leftmost match and
+// its groups.
+func (r *Regexp) FindStringSubmatchIndex(s string) []int {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindStringSubmatchIndex(s)
+}
+
+// FindAllString returns up to n successive matches.
+func (r *Regexp) FindAllString(s string, n int) []string {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindAllString(s, n)
+}
+
+// FindAllStringIndex returns the locations of up to n successive matches.
+func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindAllStringIndex(s, n)
+}
+
+// FindAllStringSubmatch returns up to n successive matches with groups.
+func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindAllStringSubmatch(s, n)
+}
+
+// FindAllStringSubmatchIndex returns the locations of up to n successive
+// matches and their groups.
+func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if !r.mayMatch(s) {
+		return nil
+	}
+	return r.Regexp.FindAllStringSubmatchIndex(s, n)
+}
+
+// ReplaceAllString replaces every match; with no match s is returned
+// unchanged, as regexp does.
+func (r *Regexp) ReplaceAllString(s, repl string) string {
+	if !r.mayMatch(s) {
+		return s
+	}
+	return r.Regexp.ReplaceAllString(s, repl)
+}
+
+// ReplaceAllStringFunc replaces every match with f's result.
+func (r *Regexp) ReplaceAllStringFunc(s string, f func(string) string) string {
+	if !r.mayMatch(s) {
+		return s
+	}
+	return r.Regexp.ReplaceAllStringFunc(s, f)
+}
+
+// info is what a sub-pattern requires: ok means every match of it
+// contains one of lits (and lits is non-empty).
+type info struct {
+	lits []string
+	fold bool
+	ok   bool
+}
+
+// required computes, bottom-up, a literal set every match must contain.
+func required(re *syntax.Regexp) info {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return info{}
+		}
+		return info{lits: []string{string(re.Rune)}, fold: re.Flags&syntax.FoldCase != 0, ok: true}
+	case syntax.OpCharClass:
+		// A small class is a set of one-character literals: [:=], [Rr].
+		var lits []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if hi-lo >= 8 || len(lits)+int(hi-lo)+1 > 8 {
+				return info{}
+			}
+			for c := lo; c <= hi; c++ {
+				lits = append(lits, string(c))
+			}
+		}
+		if len(lits) == 0 {
+			return info{}
+		}
+		return info{lits: lits, ok: true}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+		return info{}
+	case syntax.OpConcat:
+		// Any one child's requirement holds for the concatenation; take
+		// the most selective (longest shortest literal, then fewest).
+		best := info{}
+		for _, s := range re.Sub {
+			in := required(s)
+			if in.ok && better(in, best) {
+				best = in
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var out info
+		out.ok = true
+		for _, s := range re.Sub {
+			in := required(s)
+			if !in.ok {
+				return info{}
+			}
+			out.lits = append(out.lits, in.lits...)
+			out.fold = out.fold || in.fold
+			if len(out.lits) > maxLits {
+				return info{}
+			}
+		}
+		return out
+	}
+	return info{}
+}
+
+// better reports whether a is a more selective requirement than b.
+func better(a, b info) bool {
+	if !b.ok {
+		return true
+	}
+	ma, mb := minLen(a.lits), minLen(b.lits)
+	if ma != mb {
+		return ma > mb
+	}
+	return len(a.lits) < len(b.lits)
+}
+
+func minLen(l []string) int {
+	m := -1
+	for _, s := range l {
+		if m < 0 || len(s) < m {
+			m = len(s)
+		}
+	}
+	return m
+}

@@ -1,0 +1,95 @@
+package refilter
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+)
+
+func TestLiterals(t *testing.T) {
+	cases := []struct {
+		expr string
+		lits []string
+		fold bool
+	}{
+		{`\b(?:os\.system|popen)\s*\(`, []string{"os.system", "popen"}, false},
+		{`169\.254\.169\.254|metadata\.google\.internal`, []string{"169.254.169.254", "metadata.google.internal"}, false},
+		{`(?i)\bdrop\s+database\b`, []string{"database"}, true},
+		{`(^| )-rf( |$)`, []string{"-rf"}, false},
+		{`\S+`, nil, false},
+		{`a*b?`, nil, false},
+		{`(foo|)bar`, []string{"bar"}, false},
+		{`(foo|x*)`, nil, false},
+		{`x[:=]`, []string{"x"}, false},
+		{`[:=]y*`, []string{":", "="}, false},
+		{`(?i)ſ`, []string{"s"}, true}, // the parser folds it to s; ſ in a text skips the filter
+	}
+	for _, c := range cases {
+		r := MustCompile(c.expr)
+		lits, fold := r.Literals()
+		if !slices.Equal(lits, c.lits) || fold != c.fold {
+			t.Errorf("%q: literals %q fold %v, want %q fold %v", c.expr, lits, fold, c.lits, c.fold)
+		}
+	}
+}
+
+// corpusPatterns cover the shapes the policy packs and the code
+// extractor use: alternations behind \b, case-insensitive words,
+// classes, optional groups and anchors.
+var corpusPatterns = []string{
+	`\b(?:os\.system|os\.popen|subprocess\.(?:run|call)|exec)\s*\(?\s*`,
+	`(?i)\bdrop\s+(table|collection)\b|\.drop\(\)|\btruncate\s+(table\s+)?[a-z_."]+`,
+	`(?i)//(0xa9fea9fe|metadata)([:/]|$)`,
+	`(?i)k[a-z]+`,
+	`(?i)s\w`,
+	`fork\s*(\(\s*\))?\s*while\s*fork`,
+	`(^| )(-s|--size)[ =]?0( |$)`,
+	`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`,
+	"`([^`]+)`",
+	`x{2,}y|z`,
+}
+
+var corpusTexts = []string{
+	"", "os.system('rm -rf /')", "subprocess.run(['ls'])", "DROP TABLE users;", "drop\tcollection x",
+	"curl http://METADATA/latest", "curl http://0xA9FEA9FE/", "\u212aelvin", "K", "ſtrict", "Strict",
+	"while fork", "fork() while fork", "truncate -s 0 f", "truncate --size=0 f", "x = 1\ny=2", "echo `id`",
+	"xxy", "xy", "z", "plain text with nothing", "ĳ DROP TABLE", "exec(code)",
+}
+
+func TestAgreesWithRegexp(t *testing.T) {
+	for _, p := range corpusPatterns {
+		want, got := regexp.MustCompile(p), MustCompile(p)
+		for _, s := range corpusTexts {
+			agree(t, want, got, s)
+		}
+	}
+}
+
+func agree(t *testing.T, want *regexp.Regexp, got *Regexp, s string) {
+	t.Helper()
+	if w, g := want.MatchString(s), got.MatchString(s); w != g {
+		t.Fatalf("%q on %q: MatchString %v, regexp says %v", want, s, g, w)
+	}
+	if w, g := want.FindAllStringSubmatchIndex(s, -1), got.FindAllStringSubmatchIndex(s, -1); !slices.EqualFunc(w, g, slices.Equal) {
+		t.Fatalf("%q on %q: FindAllStringSubmatchIndex %v, regexp says %v", want, s, g, w)
+	}
+	if w, g := want.ReplaceAllString(s, "<$0>"), got.ReplaceAllString(s, "<$0>"); w != g {
+		t.Fatalf("%q on %q: ReplaceAllString %q, regexp says %q", want, s, g, w)
+	}
+}
+
+func FuzzAgreesWithRegexp(f *testing.F) {
+	for _, s := range corpusTexts {
+		f.Add(s)
+	}
+	wants := make([]*regexp.Regexp, len(corpusPatterns))
+	gots := make([]*Regexp, len(corpusPatterns))
+	for i, p := range corpusPatterns {
+		wants[i], gots[i] = regexp.MustCompile(p), MustCompile(p)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := range wants {
+			agree(t, wants[i], gots[i], s)
+		}
+	})
+}
