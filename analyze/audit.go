@@ -118,7 +118,7 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 			la.observeEvent(rec.Event)
 			return
 		}
-		loops.observeCanonical(rec, it.canon)
+		loops.observePrepared(rec, it.canon, it.args)
 		la.observeCall(rec.Call)
 	})
 	batch := make([]auditItem, 0, auditBatch)

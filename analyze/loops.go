@@ -60,6 +60,9 @@ type LoopTracker struct {
 	// computed once by Audit and shared with the posture rules.
 	canon    string
 	hasCanon bool
+	// args are the caller's decoded arguments while observePrepared runs.
+	args    ledger.ArgsObject
+	hasArgs bool
 }
 
 type sessKey struct{ ledger, session string }
@@ -170,6 +173,14 @@ func (t *LoopTracker) observeCanonical(rec ledger.Record, canon string) {
 	t.canon, t.hasCanon = canon, true
 	t.Observe(rec)
 	t.canon, t.hasCanon = "", false
+}
+
+// observePrepared is observeCanonical for a caller that has also decoded
+// the arguments (ledger.DecodeArgs); the map is only read.
+func (t *LoopTracker) observePrepared(rec ledger.Record, canon string, args ledger.ArgsObject) {
+	t.args, t.hasArgs = args, true
+	t.observeCanonical(rec, canon)
+	t.args, t.hasArgs = nil, false
 }
 
 // Observe folds one record into the replay.
@@ -543,7 +554,7 @@ func (t *LoopTracker) nearDuplicates(s *loopSession, pt *callPoint, c *ledger.Ca
 	// skip decoding the arguments of every other call.
 	var code string
 	if c.Status == ledger.StatusConfirmed {
-		code = codeText(c.Tool, c.Args)
+		code = codeTextOf(c.Args, t.args, t.hasArgs)
 		if c.Tool == "terminal" || c.Tool == "Bash" {
 			code = quoteEchoArgs(code)
 		}

@@ -18,17 +18,17 @@ import (
 // calls that differ only in the skeleton's holes and print back only what
 // they were given changed nothing.
 
-// codeText extracts the code or command of a call, "" when the call has
+// codeTextOf extracts the code or command of a call, "" when the call has
 // none (such calls are never near-duplicates).
-func codeText(tool, args string) string {
+// m is the decoded args (ledger.DecodeArgs) when decoded is set.
+func codeTextOf(args string, m ledger.ArgsObject, decoded bool) string {
 	// Cheap screen first: most calls carry no code and need no decoding.
 	if !strings.Contains(args, `"code"`) && !strings.Contains(args, `"command"`) &&
 		!strings.Contains(args, `"cmd"`) && !strings.Contains(args, `"script"`) {
 		return ""
 	}
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) != nil {
-		return ""
+	if !decoded {
+		m = ledger.DecodeArgs(args)
 	}
 	for _, k := range []string{"code", "command", "cmd", "script"} {
 		if s, ok := m[k].(string); ok && strings.TrimSpace(s) != "" {

@@ -40,6 +40,7 @@ type Regexp struct {
 	*regexp.Regexp
 	lits []string // nil: no filter
 	fold bool     // lits are lower-case and compared case-insensitively
+	anc  *anchored
 }
 
 // Compile is regexp.Compile plus the prefilter.
@@ -51,6 +52,7 @@ func Compile(expr string) (*Regexp, error) {
 	r := &Regexp{Regexp: re}
 	defer register(r)
 	if st, err := syntax.Parse(expr, syntax.Perl); err == nil {
+		r.anc = newAnchored(st)
 		if inf := required(st.Simplify()); inf.ok && len(inf.lits) > 0 {
 			r.lits, r.fold = inf.lits, inf.fold
 			if r.fold {
@@ -147,31 +149,37 @@ func ascii(s string) bool {
 
 // MatchString reports whether s contains a match.
 func (r *Regexp) MatchString(s string) bool {
-	return r.mayMatch(s) && r.Regexp.MatchString(s)
+	if !r.mayMatch(s) {
+		return false
+	}
+	if r.anc != nil {
+		return r.anc.find(r.anc.cursor(s), 0) != nil
+	}
+	return r.Regexp.MatchString(s)
 }
 
 // FindString returns the leftmost match.
 func (r *Regexp) FindString(s string) string {
-	if !r.mayMatch(s) {
-		return ""
+	if m := r.FindStringIndex(s); m != nil {
+		return s[m[0]:m[1]]
 	}
-	return r.Regexp.FindString(s)
+	return ""
 }
 
 // FindStringIndex returns the leftmost match's location.
 func (r *Regexp) FindStringIndex(s string) []int {
-	if !r.mayMatch(s) {
-		return nil
+	if m := r.FindStringSubmatchIndex(s); m != nil {
+		return m[:2]
 	}
-	return r.Regexp.FindStringIndex(s)
+	return nil
 }
 
 // FindStringSubmatch returns the leftmost match and its groups.
 func (r *Regexp) FindStringSubmatch(s string) []string {
-	if !r.mayMatch(s) {
-		return nil
+	if m := r.FindStringSubmatchIndex(s); m != nil {
+		return submatchStrings(s, m)
 	}
-	return r.Regexp.FindStringSubmatch(s)
+	return nil
 }
 
 // FindStringSubmatchIndex returns the locations of the leftmost match and
@@ -180,31 +188,37 @@ func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if !r.mayMatch(s) {
 		return nil
 	}
+	if r.anc != nil {
+		return r.anc.find(r.anc.cursor(s), 0)
+	}
 	return r.Regexp.FindStringSubmatchIndex(s)
 }
 
 // FindAllString returns up to n successive matches.
 func (r *Regexp) FindAllString(s string, n int) []string {
-	if !r.mayMatch(s) {
-		return nil
+	var out []string
+	for _, m := range r.FindAllStringSubmatchIndex(s, n) {
+		out = append(out, s[m[0]:m[1]])
 	}
-	return r.Regexp.FindAllString(s, n)
+	return out
 }
 
 // FindAllStringIndex returns the locations of up to n successive matches.
 func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
-	if !r.mayMatch(s) {
-		return nil
+	all := r.FindAllStringSubmatchIndex(s, n)
+	for i, m := range all {
+		all[i] = m[:2]
 	}
-	return r.Regexp.FindAllStringIndex(s, n)
+	return all
 }
 
 // FindAllStringSubmatch returns up to n successive matches with groups.
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
-	if !r.mayMatch(s) {
-		return nil
+	var out [][]string
+	for _, m := range r.FindAllStringSubmatchIndex(s, n) {
+		out = append(out, submatchStrings(s, m))
 	}
-	return r.Regexp.FindAllStringSubmatch(s, n)
+	return out
 }
 
 // FindAllStringSubmatchIndex returns the locations of up to n successive
@@ -212,6 +226,9 @@ func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if !r.mayMatch(s) {
 		return nil
+	}
+	if r.anc != nil {
+		return r.anc.all(s, n)
 	}
 	return r.Regexp.FindAllStringSubmatchIndex(s, n)
 }

@@ -47,6 +47,11 @@ var corpusPatterns = []string{
 	`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`,
 	"`([^`]+)`",
 	`x{2,}y|z`,
+	`\b(?:os\.system|popen|run|call)\s*\(?\s*(['"])?`,
+	`\b(?:print|puts|console\.(?:log|error))\b`,
+	`(?:exec|eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`,
+	`\bfoo(bar)?(?m:$)`,
+	`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])`,
 }
 
 var corpusTexts = []string{
@@ -54,6 +59,9 @@ var corpusTexts = []string{
 	"curl http://METADATA/latest", "curl http://0xA9FEA9FE/", "\u212aelvin", "K", "ſtrict", "Strict",
 	"while fork", "fork() while fork", "truncate -s 0 f", "truncate --size=0 f", "x = 1\ny=2", "echo `id`",
 	"xxy", "xy", "z", "plain text with nothing", "ĳ DROP TABLE", "exec(code)",
+	"rerun(x) run( 'a') _run(b) call\ncall(\"x\")", "xprint print(1) éprint puts", "os.systemos.system('a')",
+	"eval(requests.get('https://e.x/a')) exec( urlopen(\"ftp://h/p\"", "foo\nfoobar\nfoob", "Buffer.from('aGk=', 'base64')",
+	"console.log(x); console.error", "runrun run", "ärun(1)", "1run 2call(",
 }
 
 func TestAgreesWithRegexp(t *testing.T) {
@@ -75,6 +83,33 @@ func agree(t *testing.T, want *regexp.Regexp, got *Regexp, s string) {
 	}
 	if w, g := want.ReplaceAllString(s, "<$0>"), got.ReplaceAllString(s, "<$0>"); w != g {
 		t.Fatalf("%q on %q: ReplaceAllString %q, regexp says %q", want, s, g, w)
+	}
+	if w, g := want.FindStringSubmatchIndex(s), got.FindStringSubmatchIndex(s); !slices.Equal(w, g) {
+		t.Fatalf("%q on %q: FindStringSubmatchIndex %v, regexp says %v", want, s, g, w)
+	}
+	if w, g := want.FindAllStringSubmatch(s, 2), got.FindAllStringSubmatch(s, 2); !slices.EqualFunc(w, g, slices.Equal) {
+		t.Fatalf("%q on %q: FindAllStringSubmatch(2) %q, regexp says %q", want, s, g, w)
+	}
+	if w, g := want.FindAllStringIndex(s, -1), got.FindAllStringIndex(s, -1); !slices.EqualFunc(w, g, slices.Equal) {
+		t.Fatalf("%q on %q: FindAllStringIndex %v, regexp says %v", want, s, g, w)
+	}
+	if w, g := want.FindString(s), got.FindString(s); w != g {
+		t.Fatalf("%q on %q: FindString %q, regexp says %q", want, s, g, w)
+	}
+}
+
+func TestAnchoredPath(t *testing.T) {
+	for expr, want := range map[string]bool{
+		`\b(?:os\.system|popen)\s*\(`: true,  // word-literal alternation behind \b
+		`Buffer\.from\(`:               true,  // a plain literal start
+		`(?i)\bdrop\s+table`:           false, // case-insensitive first literal
+		`\b(?:\$ENV|os\.environ)`:      false, // \b before a non-word literal
+		`\s*exec`:                      false, // may start with spaces
+		`(^| )-rf`:                      false, // alternation with an assertion
+	} {
+		if got := MustCompile(expr).anc != nil; got != want {
+			t.Errorf("%q: anchored path %v, want %v", expr, got, want)
+		}
 	}
 }
 

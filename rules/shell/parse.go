@@ -120,7 +120,7 @@ func (w *walker) script(src string, c ctx) error {
 	if w.depth > maxDepth || len(w.out) > maxCommands {
 		return nil
 	}
-	f, err := parseSafe(src)
+	f, err := parseCached(src)
 	if err != nil {
 		w.fallback(src, c)
 		return err
@@ -130,6 +130,57 @@ func (w *walker) script(src string, c ctx) error {
 	w.stmts(f.Stmts, c)
 	w.depth--
 	return nil
+}
+
+// astCache keeps recent parse results by source text. Agents run the
+// same commands again and again (git status, the test suite), and the
+// policy engine and the posture rules each parse every shell command of
+// a call: both read the cached tree. Trees are never modified after
+// parsing (the walker only reads them), so sharing one between
+// goroutines is safe. Bounded by entry count and source bytes.
+var astCache = struct {
+	sync.Mutex
+	m     map[string]astEntry
+	order []string // insertion order, for eviction
+	bytes int
+}{m: map[string]astEntry{}}
+
+type astEntry struct {
+	f   *syntax.File
+	err error
+}
+
+const (
+	astCacheEntries = 1024
+	astCacheBytes   = 256 << 10
+	astCacheMaxSrc  = 4 << 10 // longer scripts are rarely repeated
+)
+
+func parseCached(src string) (*syntax.File, error) {
+	if len(src) > astCacheMaxSrc {
+		return parseSafe(src)
+	}
+	astCache.Lock()
+	e, ok := astCache.m[src]
+	astCache.Unlock()
+	if ok {
+		return e.f, e.err
+	}
+	f, err := parseSafe(src)
+	astCache.Lock()
+	defer astCache.Unlock()
+	if _, ok := astCache.m[src]; !ok {
+		for len(astCache.order) > 0 && (len(astCache.m) >= astCacheEntries || astCache.bytes+len(src) > astCacheBytes) {
+			old := astCache.order[0]
+			astCache.order = astCache.order[1:]
+			astCache.bytes -= len(old)
+			delete(astCache.m, old)
+		}
+		astCache.m[src] = astEntry{f, err}
+		astCache.order = append(astCache.order, src)
+		astCache.bytes += len(src)
+	}
+	return f, err
 }
 
 // parseSafe guards against parser panics on hostile input: a crash in a
