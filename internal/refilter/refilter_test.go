@@ -101,11 +101,11 @@ func agree(t *testing.T, want *regexp.Regexp, got *Regexp, s string) {
 func TestAnchoredPath(t *testing.T) {
 	for expr, want := range map[string]bool{
 		`\b(?:os\.system|popen)\s*\(`: true,  // word-literal alternation behind \b
-		`Buffer\.from\(`:               true,  // a plain literal start
-		`(?i)\bdrop\s+table`:           false, // case-insensitive first literal
-		`\b(?:\$ENV|os\.environ)`:      false, // \b before a non-word literal
-		`\s*exec`:                      false, // may start with spaces
-		`(^| )-rf`:                      false, // alternation with an assertion
+		`Buffer\.from\(`:              true,  // a plain literal start
+		`(?i)\bdrop\s+table`:          false, // case-insensitive first literal
+		`\b(?:\$ENV|os\.environ)`:     false, // \b before a non-word literal
+		`\s*exec`:                     false, // may start with spaces
+		`(^| )-rf`:                    false, // alternation with an assertion
 	} {
 		if got := MustCompile(expr).anc != nil; got != want {
 			t.Errorf("%q: anchored path %v, want %v", expr, got, want)
