@@ -30,7 +30,8 @@ const (
 
 var memCtl struct {
 	sync.Mutex
-	active int   // audits running under our limit
+	active int   // ledger audits running under our limit
+	holds  int   // HoldMemoryLimit callers not yet released
 	prev   int64 // the limit to restore when the last one ends
 	owned  bool  // whether we set the current limit
 }
@@ -38,31 +39,56 @@ var memCtl struct {
 // limitMemory starts an audit under the soft limit and returns the
 // function that ends it (restoring the previous limit after the last
 // concurrent audit).
-func limitMemory() (done func()) {
+func limitMemory() (done func()) { return enterMemoryLimit(1) }
+
+// HoldMemoryLimit keeps the audit's soft memory limit (memFloor, or the
+// headroom over the live heap) in force until release is called, also
+// between and after the ledger scans: merging, sorting, redacting and
+// rendering a large result otherwise run with the runtime's defaults,
+// and the process's peak RSS came from that phase. Like
+// AuditOptions.TrimMemory, it is for a program that owns its process.
+func HoldMemoryLimit() (release func()) { return enterMemoryLimit(0) }
+
+func enterMemoryLimit(ledgers int) func() {
 	memCtl.Lock()
 	defer memCtl.Unlock()
-	if memCtl.active == 0 {
+	if memCtl.active == 0 && memCtl.holds == 0 {
 		cur := debug.SetMemoryLimit(-1)
 		memCtl.owned = cur == memLimitUnset && os.Getenv(memLimitEnvVar) == ""
 		memCtl.prev = cur
 	}
-	memCtl.active++
-	if memCtl.owned {
-		debug.SetMemoryLimit(max(int64(memCtl.active)*memFloor, headroom()))
+	memCtl.active += ledgers
+	if ledgers == 0 {
+		memCtl.holds++
 	}
+	applyMemoryLimit()
+	var once sync.Once
 	return func() {
-		memCtl.Lock()
-		defer memCtl.Unlock()
-		memCtl.active--
-		if !memCtl.owned {
-			return
-		}
-		if memCtl.active == 0 {
-			debug.SetMemoryLimit(memCtl.prev)
-			memCtl.owned = false
-			return
-		}
-		debug.SetMemoryLimit(max(int64(memCtl.active)*memFloor, headroom()))
+		once.Do(func() {
+			memCtl.Lock()
+			defer memCtl.Unlock()
+			memCtl.active -= ledgers
+			if ledgers == 0 {
+				memCtl.holds--
+			}
+			if !memCtl.owned {
+				return
+			}
+			if memCtl.active == 0 && memCtl.holds == 0 {
+				debug.SetMemoryLimit(memCtl.prev)
+				memCtl.owned = false
+				return
+			}
+			applyMemoryLimit()
+		})
+	}
+}
+
+// applyMemoryLimit sets the limit for the audits running now; memCtl is
+// locked.
+func applyMemoryLimit() {
+	if memCtl.owned {
+		debug.SetMemoryLimit(max(int64(max(memCtl.active, 1))*memFloor, headroom()))
 	}
 }
 

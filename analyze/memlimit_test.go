@@ -29,6 +29,27 @@ func TestLimitMemorySetsAndRestores(t *testing.T) {
 		t.Errorf("limit after the audits = %d, want it unset again", got)
 	}
 
+	// A hold keeps the limit after the audits (for merging and
+	// rendering) without counting as another ledger.
+	release := HoldMemoryLimit()
+	held := debug.SetMemoryLimit(-1)
+	if held < memFloor || held == math.MaxInt64 {
+		t.Fatalf("limit under a hold = %d, want at least %d and set", held, memFloor)
+	}
+	done = limitMemory()
+	if got := debug.SetMemoryLimit(-1); got >= 2*memFloor && got > held {
+		t.Errorf("limit with a hold and one audit = %d, want one ledger's (%d)", got, held)
+	}
+	done()
+	if got := debug.SetMemoryLimit(-1); got == math.MaxInt64 {
+		t.Error("limit dropped when the audit ended under a hold")
+	}
+	release()
+	release() // idempotent
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit after the hold = %d, want it unset again", got)
+	}
+
 	// A limit the process chose is left alone.
 	debug.SetMemoryLimit(1 << 40)
 	defer debug.SetMemoryLimit(math.MaxInt64)

@@ -5,15 +5,16 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // Mask replaces a secret's value.
 const Mask = "[REDACTED]"
 
 type pattern struct {
-	re *regexp.Regexp
+	re *refilter.Regexp
 	// keep: group 1 (the label, e.g. "Authorization: Bearer ") and any
 	// groups after 2 are kept verbatim; only group 2, the value, is masked.
 	keep bool
@@ -26,23 +27,23 @@ type pattern struct {
 // secret. They err on the side of masking: a report that hides a harmless
 // string costs little; one that leaks a key costs a rotation.
 var patterns = []pattern{
-	{re: regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`)},
-	{re: regexp.MustCompile(`(?i)(authorization\s*[:=]\s*(?:bearer|basic|token|bot)?\s*)([^\s"',;]+)`), keep: true},
+	{re: refilter.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)`)},
+	{re: refilter.MustCompile(`(?i)(authorization\s*[:=]\s*(?:bearer|basic|token|bot)?\s*)([^\s"',;]+)`), keep: true},
 	// key=value and "key": "value" assignments whose key names a secret.
-	{re: regexp.MustCompile(`(?i)((?:^|[\s"'{,;&?-])(?:[a-z0-9_.-]*(?:passw(?:or)?d|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[a-z0-9_.-]*)["']?\s*(?:=|:)\s*["']?)([^\s"',;&}]{4,})`), keep: true},
+	{re: refilter.MustCompile(`(?i)((?:^|[\s"'{,;&?-])(?:[a-z0-9_.-]*(?:passw(?:or)?d|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth)[a-z0-9_.-]*)["']?\s*(?:=|:)\s*["']?)([^\s"',;&}]{4,})`), keep: true},
 	// --flag value on a command line. Only flags: in prose ("use the
 	// credential through its tool") a secret-sounding word is followed by
 	// an ordinary word, which must stay readable.
-	{re: regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9_-]*(?:passw(?:or)?d|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential)[a-z0-9_-]*\s+["']?)([^\s"',;&}]{4,})`), keep: true},
-	{re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},
-	{re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
-	{re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
-	{re: regexp.MustCompile(`\d{6,12}:AA[A-Za-z0-9_-]{30,}`)}, // Telegram bot token
-	{re: regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b`)},
-	{re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b`)}, // JWT
-	{re: regexp.MustCompile(`(?i)(https?://[^\s:/@]+:)([^\s@/]+)(@)`), keep: true},             // user:pass@host
+	{re: refilter.MustCompile(`(?i)((?:^|\s)--?[a-z0-9_-]*(?:passw(?:or)?d|passwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential)[a-z0-9_-]*\s+["']?)([^\s"',;&}]{4,})`), keep: true},
+	{re: refilter.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{re: refilter.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},
+	{re: refilter.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
+	{re: refilter.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
+	{re: refilter.MustCompile(`\d{6,12}:AA[A-Za-z0-9_-]{30,}`)}, // Telegram bot token
+	{re: refilter.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}\b`)},
+	{re: refilter.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+	{re: refilter.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b`)}, // JWT
+	{re: refilter.MustCompile(`(?i)(https?://[^\s:/@]+:)([^\s@/]+)(@)`), keep: true},             // user:pass@host
 }
 
 // String returns s with every recognised secret replaced by Mask.

@@ -177,6 +177,9 @@ func runAudit(e *env, c *command, args []string, posture bool) error {
 	if opts.Suppressions, err = a.suppressions(); err != nil {
 		return err
 	}
+	// The process is ours: keep the audit's memory limit through the
+	// merge and the rendering too (see analyze.HoldMemoryLimit).
+	defer analyze.HoldMemoryLimit()()
 	var res *analyze.Result
 	if a.from != "" {
 		res, err = auditTranscripts(e, a, paths, opts)

@@ -121,6 +121,7 @@ func runDaily(e *env, a dailyArgs) error {
 	if err := notALedgerPath(histPath, a.paths); err != nil {
 		return err
 	}
+	defer analyze.HoldMemoryLimit()()
 	res, err := dailyAudit(dailyAuditRequest{Paths: a.paths, Now: a.now, Filter: a.filter, Redact: a.redact})
 	if err != nil {
 		return err

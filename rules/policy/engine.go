@@ -230,11 +230,12 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 		}
 	}
 	for _, f := range files {
+		np := normPath(f.path)
 		for _, ref := range ix.files {
 			if _, done := hit[ref.order]; done || !toolApplies(ref.rule.Tools, tool) {
 				continue
 			}
-			if res, ok := ref.m.matchFile(f.path, f.access, f.content); ok {
+			if res, ok := ref.m.matchFile(f.path, np, f.access, f.content); ok {
 				hit[ref.order] = ref.rule.hit(ref.pack, res.matched, nil)
 			}
 		}

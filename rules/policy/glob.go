@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // glob is a compiled pattern. Path globs follow .gitignore habits: a
@@ -12,7 +14,7 @@ import (
 // Word globs (programs, arguments) let "*" match anything.
 type glob struct {
 	src      string
-	re       *regexp.Regexp
+	re       *refilter.Regexp
 	baseOnly bool
 	// prefix and suffix are the literal ends of the pattern: a cheap
 	// test that rejects most candidates before the regexp runs (packs
@@ -93,7 +95,7 @@ func compileGlob(pat string, isPath bool) (*glob, error) {
 		b.WriteString(")")
 	}
 	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
+	re, err := refilter.Compile(b.String())
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +129,7 @@ func anyGlob(gs []*glob, s string) bool {
 	return false
 }
 
-var homeRe = regexp.MustCompile(`^(?:/home/[^/]+|/Users/[^/]+|/root|~[A-Za-z0-9_.-]*)(?:/|$)`)
+var homeRe = refilter.MustCompile(`^(?:/home/[^/]+|/Users/[^/]+|/root|~[A-Za-z0-9_.-]*)(?:/|$)`)
 
 // normPath puts a path argument in the form pack globs are written for:
 // cleaned, every home directory written "~", no trailing slash. Relative

@@ -843,7 +843,9 @@ func contains(l []string, s string) bool {
 }
 
 // matchFile applies a file-tool matcher.
-func (m *Matcher) matchFile(p, access, content string) (matchResult, bool) {
+//
+// np is normPath(p), computed once per file by the caller.
+func (m *Matcher) matchFile(p, np, access, content string) (matchResult, bool) {
 	var res matchResult
 	if len(m.paths) == 0 {
 		return res, false
@@ -851,7 +853,6 @@ func (m *Matcher) matchFile(p, access, content string) (matchResult, bool) {
 	if m.Access != "" && m.Access != "any" && m.Access != access {
 		return res, false
 	}
-	np := normPath(p)
 	if !anyGlob(m.paths, np) || anyGlob(m.except, np) {
 		return res, false
 	}
