@@ -38,6 +38,10 @@ const maxLits = 48
 // overridden here run the regexp unfiltered, which is always correct.
 type Regexp struct {
 	*regexp.Regexp
+	// The filters are worked out on first use, not at Compile: patterns
+	// compiled at package initialisation would otherwise add their
+	// analysis to the start-up of every command, capture included.
+	once sync.Once
 	lits []string // nil: no filter
 	fold bool     // lits are lower-case and compared case-insensitively
 	anc  *anchored
@@ -50,25 +54,38 @@ func Compile(expr string) (*Regexp, error) {
 		return nil, err
 	}
 	r := &Regexp{Regexp: re}
-	defer register(r)
-	if st, err := syntax.Parse(expr, syntax.Perl); err == nil {
+	register(r)
+	return r, nil
+}
+
+// prepare works out the filters once.
+func (r *Regexp) prepare() {
+	r.once.Do(func() {
+		// Not simplified: Simplify expands counted repetitions (.{0,300})
+		// into hundreds of nodes, and required and firstLits handle
+		// OpRepeat directly.
+		st, err := syntax.Parse(r.String(), syntax.Perl)
+		if err != nil {
+			return
+		}
 		r.anc = newAnchored(st)
-		if inf := required(st.Simplify()); inf.ok && len(inf.lits) > 0 {
-			r.lits, r.fold = inf.lits, inf.fold
-			if r.fold {
-				for i, l := range r.lits {
-					if !ascii(l) {
-						// (?i)ſ matches "s": lower-casing cannot follow
-						// Unicode folding, so no filter.
-						r.lits, r.fold = nil, false
-						break
-					}
-					r.lits[i] = strings.ToLower(l)
+		inf := required(st)
+		if !inf.ok || len(inf.lits) == 0 {
+			return
+		}
+		r.lits, r.fold = inf.lits, inf.fold
+		if r.fold {
+			for i, l := range r.lits {
+				if !ascii(l) {
+					// (?i)ſ matches "s": lower-casing cannot follow
+					// Unicode folding, so no filter.
+					r.lits, r.fold = nil, false
+					return
 				}
+				r.lits[i] = strings.ToLower(l)
 			}
 		}
-	}
-	return r, nil
+	})
 }
 
 var registry struct {
@@ -76,12 +93,9 @@ var registry struct {
 	all map[string]*Regexp
 }
 
-// register keeps every filtered pattern, so that a test can check each
-// one the program uses against plain regexp on a corpus (Compiled).
+// register keeps every pattern, so that a test can check each one the
+// program uses against plain regexp on a corpus (Compiled).
 func register(r *Regexp) {
-	if r.lits == nil {
-		return
-	}
 	registry.Lock()
 	defer registry.Unlock()
 	if registry.all == nil {
@@ -92,8 +106,8 @@ func register(r *Regexp) {
 	}
 }
 
-// Compiled returns the distinct prefiltered patterns compiled so far (at
-// most 4096), for equivalence tests.
+// Compiled returns the distinct patterns compiled so far (at most 4096),
+// for equivalence tests.
 func Compiled() []*Regexp {
 	registry.Lock()
 	defer registry.Unlock()
@@ -116,11 +130,15 @@ func MustCompile(expr string) *Regexp {
 
 // Literals returns the prefilter's literal set (nil when the pattern has
 // none) and whether it is compared case-insensitively.
-func (r *Regexp) Literals() ([]string, bool) { return r.lits, r.fold }
+func (r *Regexp) Literals() ([]string, bool) {
+	r.prepare()
+	return r.lits, r.fold
+}
 
 // mayMatch reports whether s contains one of the literals, so that the
 // regexp can match at all.
 func (r *Regexp) mayMatch(s string) bool {
+	r.prepare()
 	if r.lits == nil {
 		return true
 	}

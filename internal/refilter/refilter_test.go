@@ -107,7 +107,9 @@ func TestAnchoredPath(t *testing.T) {
 		`\s*exec`:                     false, // may start with spaces
 		`(^| )-rf`:                    false, // alternation with an assertion
 	} {
-		if got := MustCompile(expr).anc != nil; got != want {
+		r := MustCompile(expr)
+		r.prepare()
+		if got := r.anc != nil; got != want {
 			t.Errorf("%q: anchored path %v, want %v", expr, got, want)
 		}
 	}

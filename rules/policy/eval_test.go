@@ -211,3 +211,15 @@ func TestHoldoutSets(t *testing.T) {
 		t.Errorf("held-out false positives %.2f%% above 0.3%%", 100*all.fpr())
 	}
 }
+
+// TestEvalFile reports the default pack on one labelled file named by
+// POLICY_EVAL_FILE: the first pass over a new held-out batch, before it
+// joins the gated sets (skipped when the variable is not set).
+func TestEvalFile(t *testing.T) {
+	f := os.Getenv("POLICY_EVAL_FILE")
+	if f == "" {
+		t.Skip("POLICY_EVAL_FILE is not set")
+	}
+	s := scoreEval(defaultEngine(t), filepath.Base(f), loadEvalFile(t, f))
+	s.log(t, filepath.Base(f))
+}
