@@ -181,3 +181,20 @@ func TestWriterRefusesForeignDatabaseUnchanged(t *testing.T) {
 		t.Fatal("refusing a foreign database changed its bytes")
 	}
 }
+
+// TestParseTimeCanonicalAgreesWithTimeParse checks the fast path for the
+// canonical timestamp shape against time.Parse, valid and invalid dates.
+func TestParseTimeCanonicalAgreesWithTimeParse(t *testing.T) {
+	for _, s := range []string{
+		"2026-11-30T20:39:07.000Z", "2024-02-29T23:59:59.999Z", "2023-02-29T00:00:00.000Z",
+		"2026-04-31T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-00-10T00:00:00.000Z",
+		"2026-01-01T24:00:00.000Z", "2026-01-01T23:60:00.000Z", "2026-01-01T23:59:60.000Z",
+		"2026-01-01T23:59:59.0a0Z", "0000-01-01T00:00:00.000Z", "2026-1-01T00:00:00.000Z",
+	} {
+		want, err := time.Parse(TimeFormat, s)
+		got, ok := parseCanonical(s)
+		if ok != (err == nil) || ok && !got.Equal(want) {
+			t.Errorf("%q: fast path %v %v, time.Parse %v %v", s, got, ok, want, err)
+		}
+	}
+}

@@ -146,6 +146,9 @@ func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
 // ParseTime reads a ts value. Foreign writers use several RFC 3339 shapes
 // and sometimes a space instead of T, or unix seconds; all are accepted.
 func ParseTime(s string) (time.Time, bool) {
+	if t, ok := parseCanonical(s); ok {
+		return t, true
+	}
 	for _, layout := range []string{
 		TimeFormat, time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00",
 		"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02",
@@ -155,6 +158,36 @@ func ParseTime(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// parseCanonical reads TimeFormat, the shape every row written by this
+// tool has, without time.Parse's general layout machinery (a reader
+// parses two or three timestamps per call). Anything else, including an
+// out-of-range field, is left to time.Parse.
+func parseCanonical(s string) (time.Time, bool) {
+	if len(s) != len(TimeFormat) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' ||
+		s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	y, mo, d, h, mi, sec, ms := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2), num(20, 3)
+	if y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, ms*int(time.Millisecond), time.UTC)
+	if t.Day() != d { // 31 April, 29 February of a common year: time.Parse refuses these
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // DecodeArgs decodes a call's argument text as a JSON object, or returns
