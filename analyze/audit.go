@@ -89,28 +89,37 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 	replay := o.Engine.NewReplay()
 	rules := owasp.NewChecker(o.Rules)
 
-	// The scan is split into three stages joined by channels of record
-	// batches: the reader (SQLite, plus the argument canonicalisation
-	// both later stages need), the policy replay with the posture rules,
-	// and the ghost and loop trackers with the summaries. Each stage sees
-	// every record in id order and owns its own state, so the result is
-	// the one a single loop would give; on a machine with more than one
-	// core the stages overlap instead of adding up.
-	commands := newStage(func(it auditItem) {
+	// The scan is split into stages joined by channels of record
+	// batches: the reader (SQLite, plus the argument canonicalisation and
+	// decoding the later stages share), the policy replay, the posture
+	// rules (fed the replay's hits), and the ghost and loop trackers with
+	// the summaries. Each stage sees every record in id order and owns its
+	// own state, so the result is the one a single loop would give; on a
+	// machine with more than one core the stages overlap instead of
+	// adding up.
+	posture := newStage(func(it *auditItem) {
 		c := it.rec.Call
 		if c == nil {
 			return
 		}
-		hits := uniqueHits(replay.ObserveDecoded(c, it.args))
-		for _, h := range hits {
+		for _, h := range it.hits {
 			if PostureHit(h) {
 				la.findings = append(la.findings, owasp.FromHit(h, c))
 			}
+		}
+		la.findings = append(la.findings, rules.ObserveDecoded(c, it.hits, it.canon, it.args)...)
+	}, nil)
+	commands := newStage(func(it *auditItem) {
+		c := it.rec.Call
+		if c == nil {
+			return
+		}
+		it.hits = uniqueHits(replay.ObserveDecoded(c, it.args))
+		for _, h := range it.hits {
 			la.hits = append(la.hits, policyHit(h, c, red))
 		}
-		la.findings = append(la.findings, rules.ObserveDecoded(c, hits, it.canon, it.args)...)
-	})
-	trackers := newStage(func(it auditItem) {
+	}, posture)
+	trackers := newStage(func(it *auditItem) {
 		rec := it.rec
 		ghosts.Observe(rec)
 		if rec.Event != nil {
@@ -120,7 +129,7 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 		}
 		loops.observePrepared(rec, it.canon, it.args)
 		la.observeCall(rec.Call)
-	})
+	}, nil)
 	batch := make([]auditItem, 0, auditBatch)
 	records := 0
 	err = r.Scan(o.Filter, func(rec ledger.Record) error {
@@ -147,8 +156,7 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 		commands.send(batch)
 		trackers.send(batch)
 	}
-	commands.wait()
-	trackers.wait()
+	waitStages(commands, posture, trackers)
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +182,9 @@ type auditItem struct {
 	rec   ledger.Record
 	canon string            // canonical arguments of a call
 	args  ledger.ArgsObject // its decoded arguments (read-only)
+	// hits are the policy replay's, written by its stage before the batch
+	// moves on to the posture rules; no other stage reads them.
+	hits []policy.Hit
 }
 
 // auditBatch records travel together: a channel send per record would
@@ -181,7 +192,8 @@ type auditItem struct {
 const auditBatch = 256
 
 // stage runs fn over every item sent to it, in order, on its own
-// goroutine. Batches are shared between stages and read-only.
+// goroutine, then hands each batch to next (if any). Batches are shared
+// between stages; an item field is written by one stage only.
 type stage struct {
 	in   chan []auditItem
 	done chan struct{}
@@ -191,7 +203,7 @@ type stage struct {
 	panicked any
 }
 
-func newStage(fn func(auditItem)) *stage {
+func newStage(fn func(*auditItem), next *stage) *stage {
 	s := &stage{in: make(chan []auditItem, 8), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
@@ -201,10 +213,13 @@ func newStage(fn func(auditItem)) *stage {
 			}
 			func() {
 				defer func() { s.panicked = recover() }()
-				for _, it := range b {
-					fn(it)
+				for i := range b {
+					fn(&b[i])
 				}
 			}()
+			if next != nil && s.panicked == nil {
+				next.send(b)
+			}
 		}
 	}()
 	return s
@@ -212,13 +227,19 @@ func newStage(fn func(auditItem)) *stage {
 
 func (s *stage) send(b []auditItem) { s.in <- b }
 
-// wait closes the stage's input and returns once it has processed
-// everything sent.
-func (s *stage) wait() {
-	close(s.in)
-	<-s.done
-	if s.panicked != nil {
-		panic(s.panicked)
+// waitStages closes each stage's input and waits for it, in order (a
+// stage feeding another comes first), then re-raises the first panic.
+func waitStages(stages ...*stage) {
+	var p any
+	for _, s := range stages {
+		close(s.in)
+		<-s.done
+		if p == nil {
+			p = s.panicked
+		}
+	}
+	if p != nil {
+		panic(p)
 	}
 }
 
