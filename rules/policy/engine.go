@@ -150,6 +150,7 @@ type mref struct {
 // against the matchers that can match it: a check has to stay far below
 // 100 µs with a few hundred matchers loaded.
 type index struct {
+	rules  int // rules across all packs (mref.order < rules)
 	byProg map[string][]mref
 	wild   []mref // glob programs ("python*") or no program condition
 	files  []mref
@@ -184,6 +185,7 @@ func (e *Engine) idx() *index {
 				order++
 			}
 		}
+		ix.rules = order
 		e.index = ix
 	})
 	return e.index
@@ -193,18 +195,32 @@ func (e *Engine) idx() *index {
 // that matches it), ordered as the rules are.
 func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 	ix := e.idx()
-	hit := map[int]Hit{}
-	applies := map[int]bool{}
+	// Per-rule state in slices indexed by rule order (a map per call was
+	// a tenth of the matching time): 0 unknown, 1 applies to this tool,
+	// 2 does not, 3 already hit.
+	const (
+		unknown = iota
+		applies
+		skip
+		done
+	)
+	state := make([]uint8, ix.rules)
+	hits := make([]*Hit, ix.rules)
+	ready := func(ref mref) bool {
+		switch state[ref.order] {
+		case applies:
+			return true
+		case unknown:
+			if toolApplies(ref.rule.Tools, tool) {
+				state[ref.order] = applies
+				return true
+			}
+			state[ref.order] = skip
+		}
+		return false
+	}
 	try := func(ref mref, v *cmdView) {
-		if _, done := hit[ref.order]; done {
-			return
-		}
-		ok, seen := applies[ref.order]
-		if !seen {
-			ok = toolApplies(ref.rule.Tools, tool)
-			applies[ref.order] = ok
-		}
-		if !ok {
+		if !ready(ref) {
 			return
 		}
 		res, ok := ref.m.matchCommand(v)
@@ -219,7 +235,7 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 			}
 		}
 		h.Source = v.c.Text
-		hit[ref.order] = h
+		hits[ref.order], state[ref.order] = &h, done
 	}
 	for _, v := range views {
 		for _, ref := range ix.byProg[v.c.Name] {
@@ -232,22 +248,20 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 	for _, f := range files {
 		np := normPath(f.path)
 		for _, ref := range ix.files {
-			if _, done := hit[ref.order]; done || !toolApplies(ref.rule.Tools, tool) {
+			if !ready(ref) {
 				continue
 			}
 			if res, ok := ref.m.matchFile(f.path, np, f.access, f.content); ok {
-				hit[ref.order] = ref.rule.hit(ref.pack, res.matched, nil)
+				h := ref.rule.hit(ref.pack, res.matched, nil)
+				hits[ref.order], state[ref.order] = &h, done
 			}
 		}
 	}
-	orders := make([]int, 0, len(hit))
-	for o := range hit {
-		orders = append(orders, o)
-	}
-	sort.Ints(orders)
-	out := make([]Hit, 0, len(orders))
-	for _, o := range orders {
-		out = append(out, hit[o])
+	var out []Hit
+	for _, h := range hits {
+		if h != nil {
+			out = append(out, *h)
+		}
 	}
 	return out
 }
