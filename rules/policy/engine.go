@@ -314,6 +314,13 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 		m = ledger.DecodeArgs(args)
 	}
 	if m == nil {
+		// Capture keeps at most 4000 characters of the arguments, so a
+		// long script or file body arrives cut mid-string; some foreign
+		// writers store raw newlines inside strings. Either way the call
+		// still says what it runs or writes: read what can be read.
+		m = lenientObject(args)
+	}
+	if m == nil {
 		// Not a JSON object: for a shell tool, the text is the command.
 		if isShellTool(tool) || tool == "" {
 			return parseShell(args, st)

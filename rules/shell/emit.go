@@ -350,10 +350,17 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		} else if len(args.fields) > 0 {
 			cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[0]...)
+			if secretEnvFile(args.fields[0]) {
+				w.st.SourcedEnv = args.fields[0]
+			}
 			w.runFile(cmd, args.fields[0], c.with(name+" "+args.fields[0]), append([]string{args.fields[0]}, args.fields[1:]...))
 		} else if in.sources != nil {
 			cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
 		}
+	case w.st.SourcedEnv != "" && envDump(name, args.fields):
+		// "set -a; . ./.env.production; set +a; env": the dump prints
+		// the file's secrets, as reading the file would.
+		w.emit(newRaw([]string{"cat", w.st.SourcedEnv}), c.with(name+" after source"), stdinInfo{})
 	case Interpreter(name) != "":
 		w.runInterp(cmd, Interpreter(name), args, c, in)
 	case name == "find":
@@ -828,6 +835,45 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 	w.sub(it.shell, c.with(it.via), nil)
 }
 
+// secretEnvFile reports whether a sourced file is a dotenv file with real
+// values (.env, .env.production, prod.env), not a template.
+func secretEnvFile(p string) bool {
+	base := path.Base(p)
+	lower := strings.ToLower(base)
+	for _, t := range []string{"example", "sample", "template", "dist", "defaults", "tmpl", "tpl"} {
+		if strings.Contains(lower, t) {
+			return false
+		}
+	}
+	return lower == ".env" || strings.HasPrefix(lower, ".env.") || strings.HasSuffix(lower, ".env")
+}
+
+// envDump reports whether a command prints the whole environment: env
+// or printenv with no operands, export -p, set with no arguments,
+// declare/typeset -p or -x with no names.
+func envDump(name string, args []string) bool {
+	switch name {
+	case "env", "printenv":
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				return false
+			}
+		}
+		return true
+	case "set":
+		return len(args) == 0
+	case "export", "declare", "typeset":
+		// With no names, each prints every (exported) variable.
+		for _, a := range args {
+			if a != "-p" && a != "-x" && a != "-px" && a != "-xp" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // findExec emits the commands of find -exec / -execdir / -ok, with "{}"
 // standing for what find would pass.
 func (w *walker) findExec(cmd *Command, c ctx) {
@@ -847,7 +893,12 @@ func (w *walker) findExec(cmd *Command, c ctx) {
 	for j := i; j < len(cmd.Args); j++ {
 		a := cmd.Args[j]
 		if (a == "-name" || a == "-iname") && j+1 < len(cmd.Args) {
-			namePat = cmd.Args[j+1]
+			// The first name test that selects, not one that excludes:
+			// find ~/.ssh -name 'id_*' ! -name '*.pub' reads id_*.
+			negated := j > 0 && (cmd.Args[j-1] == "!" || cmd.Args[j-1] == "-not")
+			if namePat == "" && !negated {
+				namePat = cmd.Args[j+1]
+			}
 		}
 		if a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
 			k := j + 1

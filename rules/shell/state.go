@@ -27,6 +27,10 @@ type State struct {
 	// CwdByCd is set when Cwd came from a "cd" in the session rather
 	// than from the client's record: the agent chose to go there.
 	CwdByCd bool
+	// SourcedEnv is the last secrets file ("." or "source" of .env,
+	// .env.production, prod.env) loaded into the shell: a later dump of
+	// the whole environment (env, printenv, export -p, set) prints it.
+	SourcedEnv string
 	// gen counts Parse calls; with origin it tells whether something
 	// was set by an earlier call, so commands relying on it are marked
 	// "cross-call".
