@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ledger-audit/ledger-audit/rules/shell"
 )
@@ -588,7 +589,33 @@ var secretCanaries = []string{
 // A relative pattern only covers relative canaries (".env"): "**/*.pem"
 // under the project is not the home directory's keys. One rooted at "/"
 // covers the home directories below it.
+//
+// The answer depends on np alone, and agents repeat the same wildcards
+// (*.log, **/*.ts): results are kept in a bounded cache instead of
+// compiling the pattern on every call. Callers must not modify them.
 func wildReads(np string) []string {
+	wildCache.Lock()
+	out, ok := wildCache.m[np]
+	wildCache.Unlock()
+	if ok {
+		return out
+	}
+	out = wildReadsUncached(np)
+	wildCache.Lock()
+	if len(wildCache.m) >= 4096 {
+		clear(wildCache.m)
+	}
+	wildCache.m[np] = out
+	wildCache.Unlock()
+	return out
+}
+
+var wildCache = struct {
+	sync.Mutex
+	m map[string][]string
+}{m: map[string][]string{}}
+
+func wildReadsUncached(np string) []string {
 	g, err := compileGlob(np, true)
 	if err != nil {
 		return nil
