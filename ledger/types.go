@@ -1,9 +1,6 @@
 package ledger
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // Kind is the kind of one event row.
 type Kind string
@@ -190,18 +187,3 @@ func parseCanonical(s string) (time.Time, bool) {
 	return t, true
 }
 
-// DecodeArgs decodes a call's argument text as a JSON object, or returns
-// nil when it is not one (truncated, a bare command line, null). Every
-// analysis that reads argument fields uses it, so a caller that decodes
-// once can hand the same map to each (ArgsObject values are read-only).
-func DecodeArgs(args string) ArgsObject {
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) != nil {
-		return nil
-	}
-	return m
-}
-
-// ArgsObject is a decoded argument object; nil when the arguments are not
-// a JSON object. Holders must not modify it: it may be shared.
-type ArgsObject map[string]any
