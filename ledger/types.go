@@ -186,4 +186,3 @@ func parseCanonical(s string) (time.Time, bool) {
 	}
 	return t, true
 }
-
