@@ -379,9 +379,31 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			// "... | su -": the login shell reads its commands from stdin.
 			w.stdinShell(cmd, c, in)
 		}
-	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun":
+	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just":
 		if len(w.st.Files) > 0 {
 			w.runTask(cmd, c)
+		}
+	case name == "git":
+		w.gitExtras(args.fields, c)
+	case sqlFileFlags[name] != nil:
+		// "psql -h prod -f wipe.sql" after writing wipe.sql: the file is
+		// the client's input, as "psql < wipe.sql" would be.
+		for i, a := range args.fields {
+			for _, f := range sqlFileFlags[name] {
+				p := ""
+				switch {
+				case a == f && i+1 < len(args.fields):
+					p = args.fields[i+1]
+				case strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"="):
+					p = a[len(f)+1:]
+				}
+				if p == "" {
+					continue
+				}
+				if _, file := w.st.LookupFile(p); file != nil && !file.Downloaded {
+					cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: p, Text: file.Content})
+				}
+			}
 		}
 	case name == "cmd" || name == "cmd.exe":
 		// "cmd /c STRING": the rest is a command line.
@@ -833,6 +855,13 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 		return
 	}
 	w.sub(it.shell, c.with(it.via), nil)
+}
+
+// sqlFileFlags are the options with which database clients read
+// statements from a file.
+var sqlFileFlags = map[string][]string{
+	"psql": {"-f", "--file"}, "cqlsh": {"-f", "--file"}, "sqlcmd": {"-i"},
+	"clickhouse-client": {"--queries-file"}, "cockroach": {"--file"}, "mysqlsh": {"-f", "--file"},
 }
 
 // secretEnvFile reports whether a sourced file is a dotenv file with real

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"encoding/hex"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -29,6 +30,7 @@ var (
 	removeRe    = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
 	openRe      = refilter.MustCompile(`\b(?:open|readfile|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re       = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
+	hexDecRe    = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
 	bufB64Re    = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe  = refilter.MustCompile("`([^`]+)`")
 	qxRe        = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x\(([^)]+)\)`)
@@ -236,6 +238,20 @@ func extractDepth(lang, code string, depth int) []codeItem {
 					add(it)
 				}
 				add(codeItem{shell: dec, via: via + " b64decode"})
+			}
+		}
+	}
+	// bytes.fromhex("726d20...").decode(), binascii.unhexlify(...): the
+	// hex spelling of the same trick.
+	for _, m := range hexDecRe.FindAllStringIndex(code, -1) {
+		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
+			if b, err := hex.DecodeString(strings.Join(strings.Fields(s), "")); err == nil && printable(string(b)) {
+				dec := string(b)
+				for _, it := range extractDepth(lang, dec, depth+1) {
+					it.via = via + " fromhex"
+					add(it)
+				}
+				add(codeItem{shell: dec, via: via + " fromhex"})
 			}
 		}
 	}

@@ -15,8 +15,12 @@ type State struct {
 	Vars    map[string]string
 	Arrays  map[string][]string
 	Aliases map[string]string
-	Funcs   map[string]string // function name -> body source
-	Files   map[string]*File  // cleaned path -> what was written there
+	// GitAliases are git aliases defined in the session ("git config
+	// alias.pf 'push --force'"); a value starting with "!" is a shell
+	// command.
+	GitAliases map[string]string
+	Funcs      map[string]string // function name -> body source
+	Files      map[string]*File  // cleaned path -> what was written there
 	// Origins maps a path to the path it is a copy, move or link of when
 	// that source's content is not known ("ln -s ~/.ssh/id_rsa k.txt"),
 	// so reading the new name is reading the old one.
@@ -54,7 +58,7 @@ type File struct {
 // NewState returns an empty session state.
 func NewState() *State {
 	return &State{
-		Vars: map[string]string{}, Arrays: map[string][]string{}, Aliases: map[string]string{},
+		Vars: map[string]string{}, Arrays: map[string][]string{}, Aliases: map[string]string{}, GitAliases: map[string]string{},
 		Funcs: map[string]string{}, Files: map[string]*File{}, Origins: map[string]string{}, origin: map[string]int{},
 	}
 }
@@ -75,6 +79,9 @@ func (s *State) Clone() *State {
 	for k, v := range s.Funcs {
 		c.Funcs[k] = v
 	}
+	for k, v := range s.GitAliases {
+		c.GitAliases[k] = v
+	}
 	for k, v := range s.Files {
 		f := *v
 		c.Files[k] = &f
@@ -88,6 +95,7 @@ func (s *State) Clone() *State {
 	c.gen = s.gen
 	c.Cwd = s.Cwd
 	c.CwdByCd = s.CwdByCd
+	c.SourcedEnv = s.SourcedEnv
 	return c
 }
 

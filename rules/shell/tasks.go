@@ -106,6 +106,30 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			}
 			return
 		}
+	case "just":
+		var recipes []string
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case (a == "-f" || a == "--justfile" || a == "-d" || a == "--working-directory") && i+1 < len(args):
+				i++
+			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+			default:
+				recipes = append(recipes, a)
+			}
+		}
+		for _, n := range []string{"justfile", "Justfile", ".justfile"} {
+			key, f := w.st.LookupFile(n)
+			if f == nil || f.Downloaded {
+				continue
+			}
+			cc := c.with("just " + strings.Join(recipes, " "))
+			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+			for _, r := range justRecipes(f.Content, recipes) {
+				w.sub(r, cc, nil)
+			}
+			return
+		}
 	case "npm", "pnpm", "yarn", "bun":
 		script := ""
 		for i, a := range args {
@@ -141,5 +165,116 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
 			w.sub(s, cc, nil)
 		}
+	}
+}
+
+// justRecipeRe is a justfile recipe header: "name:", "name arg='x':",
+// "@name: deps" (not an assignment, "name := value").
+var justRecipeRe = refilter.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)(?:\s+[^:=]*)?:(?:[^=]|$)`)
+
+// justRecipes returns the lines of the named recipes of a justfile (the
+// first recipe when none is named). Recipe bodies are the indented lines
+// after a header; a leading "@" (do not echo) is dropped.
+func justRecipes(content string, names []string) []string {
+	body := map[string][]string{}
+	first, cur := "", ""
+	for _, line := range strings.Split(content, "\n") {
+		if line != "" && (line[0] == ' ' || line[0] == '\t') {
+			if cur != "" {
+				if l := strings.TrimPrefix(strings.TrimSpace(line), "@"); l != "" && !strings.HasPrefix(l, "#") {
+					body[cur] = append(body[cur], l)
+				}
+			}
+			continue
+		}
+		cur = ""
+		if m := justRecipeRe.FindStringSubmatch(line); m != nil && !strings.HasPrefix(line, "#") {
+			cur = m[1]
+			if first == "" {
+				first = cur
+			}
+		}
+	}
+	if len(names) == 0 && first != "" {
+		names = []string{first}
+	}
+	var out []string
+	for _, n := range names {
+		out = append(out, body[n]...)
+	}
+	return out
+}
+
+// gitHooks are the client-side hooks each git subcommand runs.
+var gitHooks = map[string][]string{
+	"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"},
+	"push":        {"pre-push"},
+	"checkout":    {"post-checkout"},
+	"switch":      {"post-checkout"},
+	"merge":       {"pre-merge-commit", "post-merge"},
+	"pull":        {"post-merge"},
+	"rebase":      {"pre-rebase"},
+	"am":          {"applypatch-msg", "pre-applypatch", "post-applypatch"},
+	"cherry-pick": {"post-commit"},
+}
+
+// gitExtras follows what a git command runs besides itself: an alias
+// defined earlier in the session ("git config alias.nuke '!rm -rf ~'",
+// then "git nuke"; "git config alias.pf 'push --force'", then "git pf
+// origin main"), and hooks written in the session that the subcommand
+// triggers (a .git/hooks/pre-commit, then "git commit").
+func (w *walker) gitExtras(args []string, c ctx) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if a := args[i]; a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
+			i++ // the option's value
+		}
+		i++
+	}
+	if i >= len(args) {
+		return
+	}
+	name, rest := args[i], args[i+1:]
+	if name == "config" {
+		var pos []string
+		for _, a := range rest {
+			if !strings.HasPrefix(a, "-") {
+				pos = append(pos, a)
+			}
+		}
+		if len(pos) >= 2 && strings.HasPrefix(pos[0], "alias.") {
+			k := strings.TrimPrefix(pos[0], "alias.")
+			w.st.GitAliases[k] = strings.Join(pos[1:], " ")
+			w.st.origin["gitalias:"+k] = w.st.gen
+		}
+		return
+	}
+	if v, ok := w.st.GitAliases[name]; ok && !contains(c.via, "git-alias:"+name) {
+		cc := c.with("git-alias:" + name)
+		cc.crossCall = cc.crossCall || w.st.earlier("gitalias:"+name)
+		if strings.HasPrefix(v, "!") {
+			w.sub(strings.TrimSpace(v[1:]+" "+joinQuoted(rest)), cc, nil)
+		} else {
+			w.sub("git "+v+" "+joinQuoted(rest), cc, nil)
+		}
+		return
+	}
+	noVerify := false
+	for _, a := range rest {
+		if a == "--no-verify" || (name == "commit" && a == "-n") {
+			noVerify = true
+		}
+	}
+	for _, h := range gitHooks[name] {
+		if noVerify && (h == "pre-commit" || h == "commit-msg" || h == "pre-push" || h == "pre-merge-commit") {
+			continue
+		}
+		key, f := w.st.LookupFile(".git/hooks/" + h)
+		if f == nil || f.Downloaded {
+			continue
+		}
+		cc := c.with("git hook " + h)
+		cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+		w.sub(f.Content, cc, nil)
 	}
 }
