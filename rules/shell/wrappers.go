@@ -211,6 +211,10 @@ func isNum(s string) bool {
 	return true
 }
 
+// SelectedEntry stands for one entry of a listed directory that a filter
+// let through to xargs.
+const SelectedEntry = "selected-entry"
+
 // emitXargs runs the command xargs or parallel would run, with the words
 // it reads from its input: known when the input is static ("echo / |
 // xargs rm -rf"), derived from find's roots ("find /x | xargs rm"),
@@ -268,15 +272,28 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 			// xargs -0 splits on NUL ("printf '%s\0' ~ | xargs -0 rm -rf").
 			words = strings.FieldsFunc(in.content, func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 		default:
+			// A filter between the listing and xargs ("ls -t | tail -n +6",
+			// "ls | grep -v keep") hands on some entries, not all: the
+			// words are then one selected entry of the directory, which
+			// is as dangerous as the directory's entries are ("~/x" is,
+			// "./x" in a releases directory is not), where the unfiltered
+			// listing is everything in it ("DIR/*").
+			entry := "*"
+			for _, s := range in.sources {
+				switch s.Name {
+				case "grep", "egrep", "fgrep", "rg", "head", "tail", "sed", "awk", "gawk":
+					entry = SelectedEntry
+				}
+			}
 			for _, s := range in.sources {
 				if s.Name == "ls" {
 					for _, a := range s.Args {
 						if !strings.HasPrefix(a, "-") {
-							words = append(words, strings.TrimRight(a, "/")+"/*")
+							words = append(words, strings.TrimRight(a, "/")+"/"+entry)
 						}
 					}
 					if len(words) == 0 {
-						words = []string{"./*"}
+						words = []string{"./" + entry}
 					}
 				}
 				if (s.Name == "docker" || s.Name == "podman") && len(s.Args) >= 2 && s.Args[0] == "volume" && (s.Args[1] == "ls" || s.Args[1] == "list") && danglingFilter(s.Args) {
