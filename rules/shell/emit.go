@@ -207,6 +207,38 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 	return out, known, dl
 }
 
+// envSelectors are the variables frameworks read to pick the environment
+// or database they act on.
+var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
+	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI"}
+
+// withSelectors adds to a command's own assignments the environment
+// selectors set earlier in the session ("export DATABASE_URL=...localhost
+// ..." in one call, "npx prisma migrate reset" in the next), unless the
+// command assigns them itself.
+func (w *walker) withSelectors(env []string) []string {
+	out := env
+	for _, name := range envSelectors {
+		v, ok := w.st.Vars[name]
+		if !ok {
+			continue
+		}
+		own := false
+		for _, e := range env {
+			if strings.HasPrefix(e, name+"=") {
+				own = true
+			}
+		}
+		if !own {
+			if len(out) == len(env) {
+				out = append([]string(nil), env...)
+			}
+			out = append(out, name+"="+v)
+		}
+	}
+	return out
+}
+
 // record appends the normalised command to the output and returns it.
 func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	args := r.drop(1)
@@ -216,7 +248,7 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 		Via: append([]string(nil), c.via...), Redirects: r.redirects,
 		PipeIndex: c.pipeIdx, PipeLen: max(c.pipeLen, 1), PipeID: c.pipeID,
 		Wrappers: r.wrappers, Notes: append([]string(nil), r.notes...), Stdin: in.sources,
-		Env: r.env,
+		Env: w.withSelectors(r.env),
 	}
 	if c.pipeLen == 0 {
 		cmd.PipeIndex, cmd.PipeLen, cmd.PipeID = 0, 1, 0

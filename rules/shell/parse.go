@@ -499,10 +499,14 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		rd := Redirect{Op: r.Op.String()}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
+			// An unquoted delimiter expands the body: "bash <<EOF\n$(curl
+			// URL)\nEOF" feeds the shell what curl fetched, so the
+			// substitutions' commands are sources like a herestring's.
+			w.subst = nil
 			if r.Hdoc != nil {
 				rd.Target = w.document(r.Hdoc, c)
 			}
-			in = stdinInfo{content: rd.Target, known: true, kind: "heredoc", sources: []Source{{Kind: "heredoc", Text: rd.Target}}}
+			in = stdinInfo{content: rd.Target, known: true, kind: "heredoc", sources: append([]Source{{Kind: "heredoc", Text: rd.Target}}, w.subst...)}
 		case syntax.WordHdoc:
 			w.subst = nil
 			rd.Target = w.literal(r.Word, c)

@@ -67,7 +67,9 @@ type Command struct {
 	// first ("sudo", "env", "xargs", ...). Via also lists them.
 	Wrappers []string
 	// Env are the NAME=value assignments made for this command alone
-	// ("RAILS_ENV=test rails db:reset", "env X=1 cmd").
+	// ("RAILS_ENV=test rails db:reset", "env X=1 cmd"), plus the
+	// environment selectors (RAILS_ENV, NODE_ENV, DATABASE_URL, ...) set
+	// earlier in the session.
 	Env []string
 	// Origins are the paths that arguments or "<" files are copies,
 	// moves or links of, made earlier in the session.
