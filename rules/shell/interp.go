@@ -30,6 +30,7 @@ var (
 	removeRe    = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
 	openRe      = refilter.MustCompile(`\b(?:open|readfile|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re       = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
+	decoderRe   = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)`)
 	hexDecRe    = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
 	bufB64Re    = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe  = refilter.MustCompile("`([^`]+)`")
@@ -138,6 +139,14 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	for _, m := range shellCallRe.FindAllStringIndex(code, -1) {
 		rest := code[m[1]:]
 		callee := strings.TrimSpace(code[m[0]:m[1]])
+		if strings.HasSuffix(callee, "(") && decoderRe.MatchString(callArg(rest)) {
+			// os.system(codecs.decode('...', 'rot13')), exec(''.join(map(chr,
+			// [...]))), system(pack("H*", "...")): whatever the text
+			// decodes to, a shell or interpreter runs a payload that was
+			// kept unreadable on purpose.
+			add(codeItem{argv: []string{lang, "encoded-exec"}, via: via + " " + strings.TrimRight(callee, "( ") + "(decoded)",
+				notes: []string{"encoded-exec"}, text: clip(code[m[0]:], 200)})
+		}
 		if argv, ok := readList(rest, vars); ok {
 			// spawn("rm", ["-rf", "/"]) is handled below; a list is argv.
 			add(codeItem{argv: argv, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
@@ -330,6 +339,35 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
 	}
 	return out
+}
+
+// callArg returns the text of a call's arguments: s starts after the
+// opening parenthesis and the text runs to the matching one (quotes and
+// nesting respected, at most 400 bytes).
+func callArg(s string) string {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s) && i < 400; i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth == 0 {
+				return s[:i]
+			}
+			depth--
+		}
+	}
+	return ""
 }
 
 func clip(s string, n int) string {
