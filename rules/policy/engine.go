@@ -405,6 +405,13 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 			}
 		}
 		files = append(files, fileEvent{path: p, access: access, content: content})
+		if access == "read" {
+			// "ln -s /etc/shadow notes.txt", then Read notes.txt: the file
+			// tool reads the original.
+			if o := st.OriginOf(p); o != "" {
+				files = append(files, fileEvent{path: o, access: access})
+			}
+		}
 	}
 	if pt, ok := str("patch", "input", "diff"); ok && (tool == "patch" || tool == "apply_patch") {
 		added := patchAdded(pt)

@@ -329,9 +329,9 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 		}
 	}
 	if m.stdinRe != nil {
-		ok := false
+		ok := c.StdinText != "" && m.stdinRe.MatchString(c.StdinText)
 		for _, src := range c.Stdin {
-			if m.stdinRe.MatchString(src.Text) {
+			if !ok && m.stdinRe.MatchString(src.Text) {
 				ok = true
 			}
 		}
@@ -421,6 +421,11 @@ func (m *Matcher) targetHit(v *cmdView) (hit, suspect bool) {
 			return true, false
 		}
 	}
+	for _, t := range v.c.Through {
+		if np := normPath(t); !anyGlob(m.except, np) && anyGlob(m.targets, np) {
+			return true, false
+		}
+	}
 	return suspect, suspect
 }
 
@@ -454,6 +459,41 @@ func suspectWord(a string, m *Matcher) bool {
 
 // readPaths are the words a command reads as files: operands, "<"
 // redirects, curl's "@file" forms, dd's "if=".
+// tarReads are the files tar archives: its operands, relative to the
+// directory of the last -C before them ("tar czf k.tgz -C ~ .ssh" reads
+// ~/.ssh), not the archive named by -f.
+func tarReads(v *cmdView) []string {
+	var out []string
+	base := ""
+	args := v.c.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "--directory":
+			if i+1 < len(args) {
+				base = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--directory="):
+			base = strings.TrimPrefix(a, "--directory=")
+		case a == "-f" || a == "--file" || a == "-T" || a == "--files-from" || a == "-X" || a == "--exclude-from" || a == "--exclude" || a == "-I" || a == "--use-compress-program":
+			i++
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") || i == 0 && !strings.Contains(a, "/") && strings.Trim(a, "cxtrvzjJafpPkSuWO") == "":
+			// Bundled flags ("-czf", old-style "czf"): f takes the next word.
+			if strings.Contains(a, "f") {
+				i++
+			}
+		default:
+			if base != "" && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") {
+				a = strings.TrimSuffix(base, "/") + "/" + a
+			}
+			out = append(out, a)
+		}
+	}
+	return append(out, v.c.Origins...)
+}
+
 func readPaths(v *cmdView, from string) []string {
 	var out []string
 	if from == "stdin" {
@@ -463,6 +503,9 @@ func readPaths(v *cmdView, from string) []string {
 			}
 		}
 		return out
+	}
+	if v.c.Name == "tar" || v.c.Name == "gtar" || v.c.Name == "bsdtar" {
+		return tarReads(v)
 	}
 	pos := v.pos
 	switch v.c.Name {
@@ -524,6 +567,32 @@ func readPaths(v *cmdView, from string) []string {
 		// ~/.ssh/id_rsa' docs/" reads docs/ only.
 		for _, i := range grepPatternIxs(v.c.Args, v.c.Name) {
 			skip[i] = true
+		}
+	}
+	switch v.c.Name {
+	case "jq", "gojq", "jaq", "yq", "awk", "gawk", "mawk", "nawk", "sed", "gsed":
+		// The first operand is the program (a jq filter, an awk program,
+		// a sed script), not a file, unless the program comes from -f /
+		// -e: jq '... | .key' package.json reads package.json only.
+		given := false
+		for i, a := range v.c.Args {
+			switch {
+			case a == "-f" || a == "--from-file" || (a == "-e" || a == "--expression") && (v.c.Name == "sed" || v.c.Name == "gsed"):
+				given = true
+			case (a == "--arg" || a == "--argjson") && v.c.Name != "sed":
+				skip[i+1], skip[i+2] = true, true
+			}
+		}
+		if !given {
+			for k, a := range pos {
+				if v.c.Name == "yq" && (a == "e" || a == "eval" || a == "ea" || a == "eval-all") {
+					continue
+				}
+				if k < len(v.posIx) {
+					skip[v.posIx[k]] = true
+				}
+				break
+			}
 		}
 	}
 	switch v.c.Name {

@@ -54,6 +54,11 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 	}
 	name := r.fields[0]
 	base := name
+	if StartsUnknown(name) && len(r.srcs) > 0 && len(r.srcs[0]) > 0 {
+		// "$(curl -s URL)" as a command: the shell runs whatever the
+		// substitution printed, as if it were piped into sh.
+		w.emit(newRaw([]string{"sh"}), c.with("$(...) as a command"), stdinInfo{sources: r.srcs[0], kind: "pipe"})
+	}
 	if !Unknown(name) {
 		base = path.Base(strings.TrimRight(name, "/"))
 		if name == "" {
@@ -207,6 +212,15 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 	return out, known, dl
 }
 
+// stdinText is what a command reads on stdin when that is known
+// ("echo RFJPUC... | base64 -d | mysql": the decoded statement).
+func stdinText(in stdinInfo) string {
+	if !in.known {
+		return ""
+	}
+	return clip(in.content, 64<<10)
+}
+
 // envSelectors are the variables frameworks read to pick the environment
 // or database they act on.
 var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
@@ -247,7 +261,7 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 		Name: base, Program: r.fields[0], Args: append([]string(nil), args.fields...), Text: r.text,
 		Via: append([]string(nil), c.via...), Redirects: r.redirects,
 		PipeIndex: c.pipeIdx, PipeLen: max(c.pipeLen, 1), PipeID: c.pipeID,
-		Wrappers: r.wrappers, Notes: append([]string(nil), r.notes...), Stdin: in.sources,
+		Wrappers: r.wrappers, Notes: append([]string(nil), r.notes...), Stdin: in.sources, StdinText: stdinText(in),
 		Env: w.withSelectors(r.env),
 	}
 	if c.pipeLen == 0 {
@@ -273,6 +287,9 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 		for _, a := range cmd.Args {
 			if !strings.HasPrefix(a, "-") {
 				check(a)
+				if t := w.st.throughLink(a); t != "" {
+					cmd.Through = append(cmd.Through, t)
+				}
 			}
 		}
 		for _, rd := range cmd.Redirects {
@@ -401,7 +418,9 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		// "su -c CMD", "flock FILE -c CMD", "script -c CMD"
 		found := false
 		for i := 0; i+1 < len(args.fields); i++ {
-			if a := args.fields[i]; a == "-c" || a == "--command" {
+			// -c, also bundled with other short flags ("script -qc CMD").
+			a := args.fields[i]
+			if a == "-c" || a == "--command" || len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "c") && !strings.ContainsAny(a[1:len(a)-1], "c=") {
 				w.sub(args.fields[i+1], c.with(name+" -c"), nil)
 				found = true
 				break
@@ -411,12 +430,75 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			// "... | su -": the login shell reads its commands from stdin.
 			w.stdinShell(cmd, c, in)
 		}
+	case (name == "make" || name == "gmake") && in.known && makefileFromStdin(args.fields):
+		// "make -f - <<< $'all:\n\trm -rf ~'": the Makefile is the input.
+		var targets []string
+		for i := 0; i < len(args.fields); i++ {
+			a := args.fields[i]
+			switch {
+			case a == "-f" || a == "--file" || a == "-C":
+				i++
+			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+			default:
+				targets = append(targets, a)
+			}
+		}
+		for _, r := range makeRecipes(in.content, targets) {
+			w.sub(r, c.with("make -f -"), nil)
+		}
 	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just":
 		if len(w.st.Files) > 0 {
 			w.runTask(cmd, c)
 		}
 	case name == "git":
 		w.gitExtras(args.fields, c)
+	case name == "vim" || name == "vi" || name == "nvim" || name == "ex" || name == "view" || name == "gvim":
+		// "vim -c ':!rm -rf ~' -c ':q'", "vim +'!cmd'": an Ex command
+		// starting with "!" runs a shell command.
+		for i, a := range args.fields {
+			ex := ""
+			switch {
+			case (a == "-c" || a == "--cmd") && i+1 < len(args.fields):
+				ex = args.fields[i+1]
+			case strings.HasPrefix(a, "+") && len(a) > 1:
+				ex = a[1:]
+			}
+			if t := strings.TrimLeft(ex, ": "); strings.HasPrefix(t, "!") || strings.HasPrefix(t, "silent !") || strings.HasPrefix(t, "call system(") {
+				t = strings.TrimPrefix(strings.TrimPrefix(t, "silent "), "!")
+				if strings.HasPrefix(t, "call system(") {
+					t = strings.Trim(strings.TrimSuffix(strings.TrimPrefix(t, "call system("), ")"), `'"`)
+				}
+				w.sub(t, c.with(name+" -c !"), nil)
+			}
+		}
+	case name == "tar" || name == "gtar" || name == "bsdtar":
+		// Options that run a program: --checkpoint-action=exec=CMD,
+		// --to-command=CMD, -I/--use-compress-program=CMD.
+		for i, a := range args.fields {
+			cmdText := ""
+			switch {
+			case strings.HasPrefix(a, "--checkpoint-action=exec="):
+				cmdText = strings.TrimPrefix(a, "--checkpoint-action=exec=")
+			case strings.HasPrefix(a, "--to-command="):
+				cmdText = strings.TrimPrefix(a, "--to-command=")
+			case strings.HasPrefix(a, "--use-compress-program="):
+				cmdText = strings.TrimPrefix(a, "--use-compress-program=")
+			case (a == "-I" || a == "--use-compress-program" || a == "--to-command") && i+1 < len(args.fields):
+				cmdText = args.fields[i+1]
+			}
+			if cmdText != "" {
+				w.sub(cmdText, c.with(name+" exec"), nil)
+			}
+		}
+	case name == "rsync":
+		// -e/--rsh names the remote shell program, run locally.
+		for i, a := range args.fields {
+			if (a == "-e" || a == "--rsh") && i+1 < len(args.fields) {
+				w.sub(args.fields[i+1], c.with("rsync -e"), nil)
+			} else if strings.HasPrefix(a, "--rsh=") {
+				w.sub(strings.TrimPrefix(a, "--rsh="), c.with("rsync -e"), nil)
+			}
+		}
 	case sqlFileFlags[name] != nil:
 		// "psql -h prod -f wipe.sql" after writing wipe.sql: the file is
 		// the client's input, as "psql < wipe.sql" would be.
@@ -889,6 +971,19 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 	w.sub(it.shell, c.with(it.via), nil)
 }
 
+// makefileFromStdin reports whether make reads its Makefile from stdin.
+func makefileFromStdin(args []string) bool {
+	for i, a := range args {
+		if (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(args) && (args[i+1] == "-" || args[i+1] == "/dev/stdin") {
+			return true
+		}
+		if a == "--file=-" || a == "--makefile=-" || a == "-f-" {
+			return true
+		}
+	}
+	return false
+}
+
 // sqlFileFlags are the options with which database clients read
 // statements from a file.
 var sqlFileFlags = map[string][]string{
@@ -1014,6 +1109,18 @@ func sshRemote(f []string) string {
 }
 
 func containerExec(prog string, f []string) []string {
+	// Global options may come first: kubectl --context prod exec ...,
+	// docker -H ssh://host exec ...
+	valued := map[string]bool{"-n": true, "--namespace": true, "--context": true, "--kubeconfig": true, "--cluster": true,
+		"--user": true, "-s": true, "--server": true, "--token": true, "--as": true, "-H": true, "--host": true, "-c": true,
+		"--config": true, "-l": true, "--log-level": true}
+	for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+		if valued[f[0]] && len(f) > 1 {
+			f = f[2:]
+		} else {
+			f = f[1:]
+		}
+	}
 	if len(f) == 0 || f[0] != "exec" {
 		return nil
 	}

@@ -31,6 +31,7 @@ var (
 	openRe      = refilter.MustCompile(`\b(?:open|readfile|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re       = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	decoderRe   = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)`)
+	netReadRe   = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
 	hexDecRe    = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
 	bufB64Re    = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe  = refilter.MustCompile("`([^`]+)`")
@@ -124,6 +125,9 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		code = code[:maxSrcBytes]
 	}
 	via := lang
+	if lang == "awk" {
+		code = awkConcat(code)
+	}
 	vars := map[string]string{}
 	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
@@ -146,6 +150,20 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			// kept unreadable on purpose.
 			add(codeItem{argv: []string{lang, "encoded-exec"}, via: via + " " + strings.TrimRight(callee, "( ") + "(decoded)",
 				notes: []string{"encoded-exec"}, text: clip(code[m[0]:], 200)})
+		}
+		if strings.HasSuffix(callee, "(") && !strings.HasPrefix(callee, "exec") && !strings.HasPrefix(callee, "eval") {
+			// os.system(urlopen(URL).read().decode()), subprocess.run(
+			// ["bash"], input=requests.get(URL).content): what the network
+			// returned is run by a shell, in-process pipe-to-shell.
+			if arg := callArg(rest); netReadRe.MatchString(arg) {
+				u := "http://unknown.invalid/"
+				if m := urlLitRe.FindStringSubmatch(arg); m != nil {
+					u = m[1]
+				} else if m := urlLitRe.FindStringSubmatch(code); m != nil {
+					u = m[1]
+				}
+				add(codeItem{shell: "curl -s " + quote(u) + " | sh", via: via + " " + strings.TrimRight(callee, "( ") + "(network)"})
+			}
 		}
 		if argv, ok := readList(rest, vars); ok {
 			// spawn("rm", ["-rf", "/"]) is handled below; a list is argv.
@@ -339,6 +357,51 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
 	}
 	return out
+}
+
+var (
+	awkEnvironRe = refilter.MustCompile(`ENVIRON\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]`)
+	awkJuxtaRe   = refilter.MustCompile(`("(?:[^"\\\n]|\\.)*")[ \t]+("|[A-Za-z_])`)
+)
+
+// awkConcat rewrites awk's concatenation by juxtaposition ("rm -rf "
+// ENVIRON["HOME"]) into the "+" the string reader follows, with
+// ENVIRON["X"] read as the shell's $X.
+func awkConcat(code string) string {
+	code = awkEnvironRe.ReplaceAllStringFunc(code, func(m string) string {
+		name := awkEnvironRe.FindStringSubmatch(m)[1]
+		if name == "HOME" {
+			return `"~"`
+		}
+		return `"$` + name + `"`
+	})
+	for i := 0; i < 8; i++ { // overlapping pairs: "a" "b" "c"
+		next := awkJuxtaRe.ReplaceAllString(code, "$1 + $2")
+		if next == code {
+			break
+		}
+		code = next
+	}
+	// One statement per line, so assignments inside "BEGIN { c = ...; }"
+	// are read like a script's: a newline after each "{" and ";" outside
+	// string literals.
+	var b strings.Builder
+	inStr, esc := false, false
+	for i := 0; i < len(code); i++ {
+		ch := code[i]
+		b.WriteByte(ch)
+		switch {
+		case esc:
+			esc = false
+		case inStr && ch == '\\':
+			esc = true
+		case ch == '"':
+			inStr = !inStr
+		case !inStr && (ch == '{' || ch == ';'):
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // callArg returns the text of a call's arguments: s starts after the

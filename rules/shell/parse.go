@@ -388,7 +388,31 @@ func (w *walker) decl(x *syntax.DeclClause, c ctx) {
 		variant = x.Variant.Value
 	}
 	var words []string
+	nameref := false
 	for _, a := range x.Args {
+		// Only a plain flag word ("-n", "-gn"): expanding others here
+		// would run their substitutions outside the "assign" context.
+		if a.Name == nil && a.Value != nil {
+			if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.Contains(f, "n") {
+				nameref = true
+			}
+		}
+	}
+	for _, a := range x.Args {
+		if nameref && a.Name != nil && a.Value != nil && a.Array == nil {
+			// "declare -n r=HOME; rm -rf "$r"": r is another name for
+			// HOME; its value is taken when declared.
+			target := w.literal(a.Value, c)
+			val := unkOpen + target + unkClose
+			if target == "HOME" {
+				val = "~"
+			} else if v, ok := w.st.Vars[target]; ok {
+				val = v
+			}
+			w.st.setVar(a.Name.Value, val)
+			words = append(words, a.Name.Value+"="+target)
+			continue
+		}
 		if a.Name == nil {
 			// "export -f name" style flags or "declare -x" words: expand
 			// for their substitutions only. What those print becomes

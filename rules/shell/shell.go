@@ -66,6 +66,10 @@ type Command struct {
 	// Wrappers are the wrapper programs removed to find Name, outermost
 	// first ("sudo", "env", "xargs", ...). Via also lists them.
 	Wrappers []string
+	// StdinText is the command's standard input when it is known: a
+	// heredoc, a herestring, a file written in the session, or the output
+	// of a static pipeline ("echo ... | base64 -d").
+	StdinText string
 	// Env are the NAME=value assignments made for this command alone
 	// ("RAILS_ENV=test rails db:reset", "env X=1 cmd"), plus the
 	// environment selectors (RAILS_ENV, NODE_ENV, DATABASE_URL, ...) set
@@ -74,6 +78,10 @@ type Command struct {
 	// Origins are the paths that arguments or "<" files are copies,
 	// moves or links of, made earlier in the session.
 	Origins []string
+	// Through are the originals that arguments below a link (or a moved
+	// directory) made earlier in the session reach ("build/*" after "ln
+	// -s ~ build" is "~/*"): what a delete there deletes.
+	Through []string
 }
 
 // AssignName is the Name of the pseudo-command recorded for a bare

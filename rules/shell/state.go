@@ -31,6 +31,11 @@ type State struct {
 	// CwdByCd is set when Cwd came from a "cd" in the session rather
 	// than from the client's record: the agent chose to go there.
 	CwdByCd bool
+	// Links maps a link's (or a moved directory's new) path to the
+	// original, for deletes that reach the original through it.
+	Links map[string]string
+	// GitBranch is the branch the session last checked out.
+	GitBranch string
 	// SourcedEnv is the last secrets file ("." or "source" of .env,
 	// .env.production, prod.env) loaded into the shell: a later dump of
 	// the whole environment (env, printenv, export -p, set) prints it.
@@ -96,6 +101,13 @@ func (s *State) Clone() *State {
 	c.Cwd = s.Cwd
 	c.CwdByCd = s.CwdByCd
 	c.SourcedEnv = s.SourcedEnv
+	c.GitBranch = s.GitBranch
+	for k, v := range s.Links {
+		if c.Links == nil {
+			c.Links = map[string]string{}
+		}
+		c.Links[k] = v
+	}
 	return c
 }
 
@@ -249,6 +261,42 @@ func (s *State) setOrigin(dst, src string) {
 // originOf returns the path p is a copy or link of ("/tmp/b/id_rsa" when
 // /tmp/b is a copy of ~/.ssh gives ~/.ssh/id_rsa), and whether that was
 // recorded by an earlier call.
+func (s *State) setLink(dst, src string) {
+	if s.Links == nil {
+		s.Links = map[string]string{}
+	}
+	if len(s.Links) < maxFiles {
+		s.Links[CleanPath(dst)] = CleanPath(src)
+	}
+}
+
+// throughLink returns the original a path below a link (or a moved
+// directory) reaches: "build/*" after "ln -s ~ build" is "~/*". The link
+// itself is not the original: "rm build" removes the link.
+func (s *State) throughLink(p string) string {
+	if len(s.Links) == 0 || Unknown(p) {
+		return ""
+	}
+	c := CleanPath(p)
+	for k := path.Dir(c); k != "." && k != "/" && k != ""; k = path.Dir(k) {
+		if o, ok := s.Links[k]; ok {
+			return o + strings.TrimPrefix(c, k)
+		}
+		if !strings.Contains(k, "/") {
+			break
+		}
+	}
+	return ""
+}
+
+// OriginOf returns the path p is a copy, move or link of (or lies below
+// one of), made earlier in the session from a file it did not write; ""
+// when there is none.
+func (s *State) OriginOf(p string) string {
+	o, _ := s.originOf(p)
+	return o
+}
+
 func (s *State) originOf(p string) (string, bool) {
 	if len(s.Origins) == 0 || Unknown(p) {
 		return "", false

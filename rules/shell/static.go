@@ -456,6 +456,12 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 					src = o
 				}
 				w.st.setOrigin(dst, src)
+				if c.Name == "ln" || c.Name == "mv" {
+					// A link or the moved original: deleting through it
+					// deletes the original ("ln -s ~ build", then "rm -rf
+					// build/*"); a copy is only a copy.
+					w.st.setLink(dst, src)
+				}
 			}
 		}
 	}

@@ -131,11 +131,23 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			return
 		}
 	case "npm", "pnpm", "yarn", "bun":
-		script := ""
+		script, install := "", cmd.Name == "yarn" // bare "yarn" installs
 		for i, a := range args {
 			if strings.HasPrefix(a, "-") {
 				continue
 			}
+			if a == "install" || a == "i" || a == "ci" {
+				// Installing the project (no package named) runs its own
+				// lifecycle scripts.
+				install = true
+				for _, b := range args[i+1:] {
+					if !strings.HasPrefix(b, "-") {
+						install = false
+					}
+				}
+				break
+			}
+			install = false
 			if a == "run" || a == "run-script" {
 				if i+1 < len(args) {
 					script = args[i+1]
@@ -147,25 +159,48 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			}
 			break
 		}
-		if script == "" {
+		scripts := []string{script}
+		if install {
+			scripts = []string{"preinstall", "install", "postinstall", "prepare"}
+		} else if script == "" {
 			return
 		}
 		key, f := w.st.LookupFile("package.json")
 		if f == nil || f.Downloaded {
 			return
 		}
-		var pkg struct {
-			Scripts map[string]string `json:"scripts"`
-		}
-		if json.Unmarshal([]byte(f.Content), &pkg) != nil {
-			return
-		}
-		if s, ok := pkg.Scripts[script]; ok {
-			cc := c.with(cmd.Name + " run " + script)
-			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
-			w.sub(s, cc, nil)
+		pkgScripts := packageScripts(f.Content)
+		for _, name := range scripts {
+			if s, ok := pkgScripts[name]; ok {
+				cc := c.with(cmd.Name + " run " + name)
+				cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+				w.sub(s, cc, nil)
+			}
 		}
 	}
+}
+
+// scriptPairRe is one "name": "command" pair of a package.json.
+var scriptPairRe = refilter.MustCompile(`"([A-Za-z0-9_:.-]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+
+// packageScripts returns a package.json's scripts. An edit recorded in
+// the session may be a fragment ("\"test\": \"curl ... | sh\"") rather
+// than a whole document: its "name": "command" pairs are read instead.
+func packageScripts(content string) map[string]string {
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if json.Unmarshal([]byte(content), &pkg) == nil {
+		return pkg.Scripts
+	}
+	out := map[string]string{}
+	for _, m := range scriptPairRe.FindAllStringSubmatch(content, -1) {
+		var v string
+		if json.Unmarshal([]byte(`"`+m[2]+`"`), &v) == nil {
+			out[m[1]] = v
+		}
+	}
+	return out
 }
 
 // justRecipeRe is a justfile recipe header: "name:", "name arg='x':",
@@ -205,6 +240,57 @@ func justRecipes(content string, names []string) []string {
 	return out
 }
 
+// gitCommandKey reports whether a git setting's value is a command git
+// runs through the shell.
+func gitCommandKey(k string) bool {
+	switch k = strings.ToLower(k); k {
+	case "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.askpass", "sequence.editor",
+		"diff.external", "gpg.program", "credential.helper", "uploadpack.packobjectshook":
+		return true
+	}
+	return strings.HasPrefix(k, "pager.") || strings.HasPrefix(k, "alias.") ||
+		strings.HasSuffix(k, ".textconv") || strings.HasSuffix(k, ".command") || strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge")
+}
+
+// gitBranch follows the branch the session checked out, so that a bare
+// "git push -f" after "git checkout main" (another call) is read as the
+// force-push to main it is.
+func (w *walker) gitBranch(name string, rest []string, c ctx) {
+	var pos []string
+	force := false
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "-b" || a == "-B" || a == "-c" || a == "-C" || a == "--orphan":
+			if (name == "checkout" || name == "switch") && i+1 < len(rest) {
+				pos = append(pos, rest[i+1])
+				i++
+			}
+		case a == "-f" || a == "--force" || strings.HasPrefix(a, "+"):
+			force = true
+		case a == "--":
+			i = len(rest)
+		case !strings.HasPrefix(a, "-"):
+			pos = append(pos, a)
+		}
+	}
+	switch name {
+	case "checkout", "switch":
+		if len(pos) == 1 { // "git checkout BRANCH" (a file restore names "--" or more)
+			w.st.GitBranch = pos[0]
+		}
+	case "push":
+		b := w.st.GitBranch
+		if force && len(pos) <= 1 && (b == "main" || b == "master") {
+			remote := "origin"
+			if len(pos) == 1 {
+				remote = pos[0]
+			}
+			w.sub("git push --force "+remote+" "+b, c.with("git push on "+b), nil)
+		}
+	}
+}
+
 // gitHooks are the client-side hooks each git subcommand runs.
 var gitHooks = map[string][]string{
 	"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"},
@@ -227,6 +313,13 @@ func (w *walker) gitExtras(args []string, c ctx) {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i], "-") {
 		if a := args[i]; a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
+			if a == "-c" && i+1 < len(args) {
+				// git -c core.pager='CMD' log: settings whose value git
+				// runs as a shell command.
+				if k, v, ok := strings.Cut(args[i+1], "="); ok && gitCommandKey(k) {
+					w.sub(strings.TrimPrefix(v, "!"), c.with("git -c "+k), nil)
+				}
+			}
 			i++ // the option's value
 		}
 		i++
@@ -259,6 +352,7 @@ func (w *walker) gitExtras(args []string, c ctx) {
 		}
 		return
 	}
+	w.gitBranch(name, rest, c)
 	noVerify := false
 	for _, a := range rest {
 		if a == "--no-verify" || (name == "commit" && a == "-n") {

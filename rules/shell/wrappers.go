@@ -268,6 +268,14 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 	}
 	if words == nil {
 		switch {
+		case in.known && replace != "" && base == "xargs":
+			// With -I each input line is one item: "xargs -I{} sh -c '{}'
+			// <<< 'rm -rf ~'" runs the whole line.
+			for _, l := range strings.FieldsFunc(in.content, func(r rune) bool { return r == 0 || r == '\n' || r == '\r' }) {
+				if l = strings.TrimSpace(l); l != "" {
+					words = append(words, l)
+				}
+			}
 		case in.known:
 			// xargs -0 splits on NUL ("printf '%s\0' ~ | xargs -0 rm -rf").
 			words = strings.FieldsFunc(in.content, func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
@@ -363,6 +371,11 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 	nr.srcs = append(append([][]Source(nil), r.srcs...), make([][]Source, len(words))...)
 	if marked {
 		nr.notes = append(nr.notes, "stdin-args")
+		// "curl URL | xargs -0 bash -c": the appended words are what the
+		// upstream printed.
+		for i := len(r.fields); i < len(nr.srcs); i++ {
+			nr.srcs[i] = in.sources
+		}
 	}
 	return w.emit(nr, c, stdinInfo{})
 }
