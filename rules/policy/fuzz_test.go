@@ -21,6 +21,13 @@ func FuzzCheck(f *testing.F) {
 		{"mcp__fs__read_file", `{"path":"/home/u/.ssh/id_rsa"}`},
 		{"terminal", `not json at all; rm -rf /`},
 		{"terminal", `{"command":["rm","-rf","/"]}`},
+		// Paths added in round 24: command runners, awk concatenation,
+		// tar -C, namerefs, lenient JSON.
+		{"terminal", `{"command":"git -c core.pager='rm -rf ~' log; vim -c ':!id' -c ':q'"}`},
+		{"terminal", `{"command":"gawk 'BEGIN { c = \"r\" \"m\" ENVIRON[\"HOME\"]; system(c) }'"}`},
+		{"terminal", `{"command":"tar czf k.tgz -C ~ .ssh; declare -n r=HOME; rm -rf \"$r\""}`},
+		{"terminal", `{"command":"make -f - <<< $'all:\n\trm -rf ~'; xargs -I{} sh -c '{}' <<< 'id'"}`},
+		{"execute_code", "{\"code\": \"import os\nos.system(codecs.decode('ez','rot13'))\n# cut her"},
 	} {
 		f.Add(s.tool, s.args)
 	}
