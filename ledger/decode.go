@@ -142,20 +142,30 @@ func (d *argDecoder) object() (any, bool) {
 			return nil, false
 		}
 		m[k.(string)] = v
-		d.space()
-		if d.i >= len(d.s) {
+		if done, ok := d.next('}'); !ok {
 			return nil, false
-		}
-		switch d.s[d.i] {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
+		} else if done {
 			return m, true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// next reads what follows a member or element: a comma (more to come)
+// or the closing bracket (done).
+func (d *argDecoder) next(closer byte) (done, ok bool) {
+	d.space()
+	if d.i >= len(d.s) {
+		return false, false
+	}
+	switch d.s[d.i] {
+	case ',':
+		d.i++
+		return false, true
+	case closer:
+		d.i++
+		return true, true
+	}
+	return false, false
 }
 
 func (d *argDecoder) array() (any, bool) {
@@ -177,18 +187,10 @@ func (d *argDecoder) array() (any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		d.space()
-		if d.i >= len(d.s) {
+		if done, ok := d.next(']'); !ok {
 			return nil, false
-		}
-		switch d.s[d.i] {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
+		} else if done {
 			return a, true
-		default:
-			return nil, false
 		}
 	}
 }

@@ -432,18 +432,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 	case (name == "make" || name == "gmake") && in.known && makefileFromStdin(args.fields):
 		// "make -f - <<< $'all:\n\trm -rf ~'": the Makefile is the input.
-		var targets []string
-		for i := 0; i < len(args.fields); i++ {
-			a := args.fields[i]
-			switch {
-			case a == "-f" || a == "--file" || a == "-C":
-				i++
-			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-			default:
-				targets = append(targets, a)
-			}
-		}
-		for _, r := range makeRecipes(in.content, targets) {
+		for _, r := range makeRecipes(in.content, taskTargets(args.fields, "-f", "--file", "-C")) {
 			w.sub(r, c.with("make -f -"), nil)
 		}
 	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just":

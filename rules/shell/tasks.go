@@ -2,6 +2,7 @@ package shell
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -76,60 +77,24 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 	switch cmd.Name {
 	case "make", "gmake":
 		file := ""
-		var targets []string
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			switch {
-			case (a == "-f" || a == "--file" || a == "-C") && i+1 < len(args):
-				if a != "-C" {
-					file = args[i+1]
-				}
-				i++
-			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-			default:
-				targets = append(targets, a)
+		for i, a := range args {
+			if (a == "-f" || a == "--file") && i+1 < len(args) {
+				file = args[i+1]
 			}
 		}
 		names := []string{file}
 		if file == "" {
 			names = []string{"Makefile", "makefile", "GNUmakefile"}
 		}
-		for _, n := range names {
-			key, f := w.st.LookupFile(n)
-			if f == nil || f.Downloaded {
-				continue
-			}
-			cc := c.with("make " + strings.Join(targets, " "))
-			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
-			for _, r := range makeRecipes(f.Content, targets) {
-				w.sub(r, cc, nil)
-			}
-			return
-		}
+		targets := taskTargets(args, "-f", "--file", "-C")
+		w.runTaskFile(names, "make "+strings.Join(targets, " "), c, func(content string) []string {
+			return makeRecipes(content, targets)
+		})
 	case "just":
-		var recipes []string
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			switch {
-			case (a == "-f" || a == "--justfile" || a == "-d" || a == "--working-directory") && i+1 < len(args):
-				i++
-			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-			default:
-				recipes = append(recipes, a)
-			}
-		}
-		for _, n := range []string{"justfile", "Justfile", ".justfile"} {
-			key, f := w.st.LookupFile(n)
-			if f == nil || f.Downloaded {
-				continue
-			}
-			cc := c.with("just " + strings.Join(recipes, " "))
-			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
-			for _, r := range justRecipes(f.Content, recipes) {
-				w.sub(r, cc, nil)
-			}
-			return
-		}
+		recipes := taskTargets(args, "-f", "--justfile", "-d", "--working-directory")
+		w.runTaskFile([]string{"justfile", "Justfile", ".justfile"}, "just "+strings.Join(recipes, " "), c, func(content string) []string {
+			return justRecipes(content, recipes)
+		})
 	case "npm", "pnpm", "yarn", "bun":
 		script, install := "", cmd.Name == "yarn" // bare "yarn" installs
 		for i, a := range args {
@@ -177,6 +142,41 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 				w.sub(s, cc, nil)
 			}
 		}
+	}
+}
+
+// taskTargets are the targets named on a task runner's command line: its
+// words that are neither options (nor their values, for the options in
+// valued) nor VAR=value assignments.
+func taskTargets(args []string, valued ...string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case slices.Contains(valued, a):
+			i++
+		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// runTaskFile runs the recipes a task runner takes from the first of
+// files the session wrote or edited.
+func (w *walker) runTaskFile(files []string, label string, c ctx, recipes func(content string) []string) {
+	for _, n := range files {
+		key, f := w.st.LookupFile(n)
+		if f == nil || f.Downloaded {
+			continue
+		}
+		cc := c.with(label)
+		cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+		for _, r := range recipes(f.Content) {
+			w.sub(r, cc, nil)
+		}
+		return
 	}
 }
 
