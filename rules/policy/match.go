@@ -396,7 +396,7 @@ func (m *Matcher) targetHit(v *cmdView) (hit, suspect bool) {
 			continue
 		}
 		if v.c.IsUnresolved(v.posIx[k]) || shell.Unknown(a) {
-			if m.Unresolved == "suspect" && suspectWord(a, m) {
+			if m.Unresolved == "suspect" && suspectWord(a, m, v.c.Text) {
 				suspect = true
 			}
 			if !shell.StartsUnknown(a) {
@@ -436,9 +436,18 @@ var tempishRe = regexp.MustCompile(`(?i)tmp|temp|build|dist|out_?dir|output|cach
 // suspectWord reports whether an unresolved word in a target position is
 // suspicious: it starts with something unknown and nothing known about it
 // makes it harmless.
-func suspectWord(a string, m *Matcher) bool {
+func suspectWord(a string, m *Matcher, text string) bool {
 	if !shell.StartsUnknown(a) {
 		return false
+	}
+	disp := shell.Display(a)
+	if names := shell.UnknownNames(a); len(names) == 1 && !strings.Contains(text, "${"+names[0]+":?") {
+		// "$BUILD_DIR"/* and "$OUT"/: one unset variable away from
+		// "rm -rf /*", whatever the name promises; "${BUILD_DIR:?}"/*
+		// guards it.
+		if i := strings.IndexByte(disp, '/'); i >= 0 && (disp[i:] == "/" || disp[i:] == "/*" || disp[i:] == "/.*") {
+			return true
+		}
 	}
 	names := shell.UnknownNames(a)
 	for _, n := range names {
@@ -446,7 +455,6 @@ func suspectWord(a string, m *Matcher) bool {
 			return false
 		}
 	}
-	disp := shell.Display(a)
 	// "$X/node_modules", "$ROOT/build": the known tail decides.
 	if i := strings.IndexByte(disp, '/'); i >= 0 && i < len(disp)-1 {
 		tail := "x/" + disp[i+1:]

@@ -15,6 +15,9 @@ type wrapper struct {
 	assigns bool
 	// dashNum: "-10" style options (nice).
 	dashNum bool
+	// sub is the subcommand that makes the program a wrapper ("bundle
+	// exec CMD", "poetry run CMD"); other subcommands are not.
+	sub string
 }
 
 var wrappers = map[string]wrapper{
@@ -60,6 +63,16 @@ var wrappers = map[string]wrapper{
 	"flatpak-spawn": {longArgs: []string{"--env", "--directory"}},
 	"catchsegv":     {},
 	"xvfb-run":      {argOpts: "nslfep", longArgs: []string{"--server-num", "--server-args", "--error-file", "--auth-file"}},
+	// Environment loaders and project runners: what they run is the
+	// command after their options.
+	"dotenv": {argOpts: "ecv", longArgs: []string{"--env-file"}},
+	"bundle": {sub: "exec", argOpts: "", longArgs: []string{"--gemfile"}},
+	"poetry": {sub: "run", longArgs: []string{"--directory"}},
+	"pipenv": {sub: "run"},
+	"uv":     {sub: "run", longArgs: []string{"--with", "--python", "--project", "--directory", "--env-file", "--package"}},
+	"pdm":    {sub: "run"},
+	"rye":    {sub: "run"},
+	"hatch":  {sub: "run"},
 }
 
 // unwrap removes a wrapper and its options, returning the wrapped
@@ -106,6 +119,12 @@ func unwrap(base string, r rawCmd) (rawCmd, string, bool) {
 		}
 	}
 	i := 1
+	if spec.sub != "" {
+		if len(f) < 3 || f[1] != spec.sub {
+			return r, "", false
+		}
+		i = 2
+	}
 	var extra []string // env -S splits its string into words
 	operands := spec.operands
 	for i < len(f) {
