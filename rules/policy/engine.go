@@ -452,7 +452,8 @@ func fileAccess(tool string) string {
 	switch tool {
 	case "write_file", "Write", "Edit", "MultiEdit", "NotebookEdit", "patch", "create_file", "edit_file", "str_replace_editor", "apply_patch":
 		return "write"
-	case "Read", "read_file", "view", "NotebookRead", "cat":
+	case "Read", "read_file", "view", "NotebookRead", "cat", "Grep", "grep", "search_files", "grep_search":
+		// A search tool prints the matching lines of what it searches.
 		return "read"
 	}
 	if strings.HasPrefix(tool, "mcp__") {

@@ -32,6 +32,8 @@ var (
 	b64Re       = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	decoderRe   = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)`)
 	netReadRe   = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
+	wholeEnvRe  = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
+	envLoopRe   = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
 	hexDecRe    = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
 	bufB64Re    = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe  = refilter.MustCompile("`([^`]+)`")
@@ -346,6 +348,21 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			sm := envRefRe.FindStringSubmatch(e)
 			add(codeItem{argv: []string{"printenv", sm[1] + sm[2] + sm[3] + sm[4]}, via: via + " env", text: clip(code[m[0]:], 200)})
 		}
+	}
+	// The whole environment printed: print(os.environ), console.log(
+	// process.env), p ENV, a loop printing os.environ.items().
+	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
+		stmt := code[m[1]:]
+		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
+			stmt = stmt[:i]
+		}
+		if wholeEnvRe.MatchString(stmt) {
+			add(codeItem{argv: []string{lang, "env-dump"}, via: via + " env", notes: []string{"env-dump"}, text: clip(code[m[0]:], 200)})
+			break
+		}
+	}
+	if envLoopRe.MatchString(code) && printCallRe.MatchString(code) {
+		add(codeItem{argv: []string{lang, "env-dump"}, via: via + " env", notes: []string{"env-dump"}, text: clip(code, 200)})
 	}
 	if u := psDownloadRun(code); u != "" {
 		add(codeItem{shell: "curl -s " + quote(u) + " | sh", via: via + " download+run"})

@@ -420,6 +420,14 @@ func (w *walker) decl(x *syntax.DeclClause, c ctx) {
 			// an assignment.
 			if a.Value != nil {
 				w.fields(a.Value, c.with("assign"))
+				// Keep a word for it: "export $(...)" exports what the
+				// substitution prints; it is not a bare "export" listing
+				// the environment.
+				if lit := a.Value.Lit(); lit != "" {
+					words = append(words, lit)
+				} else {
+					words = append(words, unkOpen+"$()"+unkClose)
+				}
 			}
 			continue
 		}
