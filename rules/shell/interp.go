@@ -34,6 +34,7 @@ var (
 	netReadRe   = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
 	wholeEnvRe  = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
 	envLoopRe   = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
+	execFileRe  = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
 	hexDecRe    = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
 	bufB64Re    = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe  = refilter.MustCompile("`([^`]+)`")
@@ -220,6 +221,13 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		}
 		for _, m := range qxRe.FindAllStringSubmatch(code, -1) {
 			add(codeItem{shell: m[1] + m[2], via: via + " qx"})
+		}
+	}
+	// exec(open(PATH).read()), runpy.run_path(PATH): the file is run as
+	// code, like "python3 PATH" (a file downloaded earlier included).
+	for _, m := range execFileRe.FindAllStringIndex(code, -1) {
+		if p, _, ok := readPathExpr(code[m[1]:], vars); ok && looksLikePath(p) {
+			add(codeItem{argv: []string{lang, p}, via: via + " exec(file)", text: clip(code[m[0]:], 200)})
 		}
 	}
 	for _, m := range rmtreeRe.FindAllStringIndex(code, -1) {

@@ -392,6 +392,20 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 			}
 			w.st.Download(out, c.String())
 		}
+	case "certutil", "certutil.exe":
+		// certutil -urlcache [-split] -f URL OUT: Windows' downloader.
+		var ops []string
+		fetch := false
+		for _, x := range a {
+			if lx := strings.ToLower(x); lx == "-urlcache" || lx == "/urlcache" {
+				fetch = true
+			} else if !strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "/") || strings.Contains(x, "://") {
+				ops = append(ops, x)
+			}
+		}
+		if fetch && len(ops) >= 2 && strings.Contains(ops[0], "://") {
+			w.st.Download(ops[1], c.String())
+		}
 	case "wget", "wget2":
 		out := ""
 		explicit := false
