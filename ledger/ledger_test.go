@@ -18,6 +18,19 @@ func mustWriter(t *testing.T) (*Writer, string) {
 	return w, path
 }
 
+// appender returns a function that appends one event to w and fails the
+// test on an error.
+func appender(t *testing.T, w *Writer) func(Event) Event {
+	return func(e Event) Event {
+		t.Helper()
+		out, err := w.Append(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+}
+
 func scanAll(t *testing.T, path string, f Filter) []Record {
 	t.Helper()
 	r, err := Open(path)
@@ -35,14 +48,7 @@ func scanAll(t *testing.T, path string, f Filter) []Record {
 func TestAppendPairAndRead(t *testing.T) {
 	w, path := mustWriter(t)
 	t0 := time.Date(2026, 11, 30, 20, 39, 7, 0, time.UTC)
-	app := func(e Event) Event {
-		t.Helper()
-		out, err := w.Append(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	app := appender(t, w)
 	app(Event{TS: t0, Kind: KindSessionStart, SessionID: "s1"})
 	a := app(Event{TS: t0, Kind: KindIssued, SessionID: "s1", CallID: "c1", ToolName: "terminal", ArgsJSON: `{"command":"ls"}`})
 	b := app(Event{TS: t0.Add(time.Second), Kind: KindIssued, SessionID: "s1", ToolName: "write_file", ArgsJSON: `{"path":"x"}`})

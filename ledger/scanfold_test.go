@@ -14,14 +14,7 @@ import (
 func TestScanFoldMatchesCallSelect(t *testing.T) {
 	w, path := mustWriter(t)
 	t0 := time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC)
-	app := func(e Event) Event {
-		t.Helper()
-		out, err := w.Append(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	app := appender(t, w)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	app(Event{TS: at(0), Kind: KindSessionStart, SessionID: "s"})
 	pending := app(Event{TS: at(1), Kind: KindIssued, SessionID: "s", CallID: "p", ToolName: "terminal", ArgsJSON: `{"command":"sleep 9"}`})
