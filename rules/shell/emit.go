@@ -3,6 +3,8 @@ package shell
 import (
 	"path"
 	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // rawCmd is a command line after expansion, before normalisation: the
@@ -435,7 +437,9 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		for _, r := range makeRecipes(in.content, taskTargets(args.fields, "-f", "--file", "-C")) {
 			w.sub(r, c.with("make -f -"), nil)
 		}
-	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just":
+	case name == "npm" && len(args.fields) >= 2 && args.fields[0] == "pkg" && args.fields[1] == "set":
+		w.runTask(cmd, c)
+	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just" || name == "pip" || name == "pip3" || name == "uv" || name == "pipx":
 		if len(w.st.Files) > 0 {
 			w.runTask(cmd, c)
 		}
@@ -509,7 +513,13 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		}
 	case name == "cmd" || name == "cmd.exe":
-		// "cmd /c STRING": the rest is a command line.
+		// "cmd /c STRING": the rest is a command line, taken from the
+		// source text when it is there (a POSIX parse of an unquoted
+		// "C:\Users" drops the backslash).
+		if m := cmdSlashC.FindStringIndex(cmd.Text); m != nil && !strings.ContainsAny(cmd.Text[m[1]:], "'\"") {
+			w.sub(cmd.Text[m[1]:], c.with("cmd /c"), nil)
+			break
+		}
 		for i, a := range args.fields {
 			if la := strings.ToLower(a); la == "/c" || la == "/k" || la == "/r" {
 				w.sub(strings.Join(args.fields[i+1:], " "), c.with("cmd /c"), nil)
@@ -959,6 +969,9 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 	}
 	w.sub(it.shell, c.with(it.via), nil)
 }
+
+// cmdSlashC finds cmd.exe's /c (/k, /r) switch in a command's text.
+var cmdSlashC = refilter.MustCompile(`(?i)\bcmd(?:\.exe)?\s+(?:/[a-bd-jl-qs-z]\S*\s+)*/[ckr]\s+`)
 
 // makefileFromStdin reports whether make reads its Makefile from stdin.
 func makefileFromStdin(args []string) bool {

@@ -90,12 +90,38 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 		w.runTaskFile(names, "make "+strings.Join(targets, " "), c, func(content string) []string {
 			return makeRecipes(content, targets)
 		})
+	case "pip", "pip3", "uv", "pipx":
+		// "pip install ." builds the project: setup.py runs.
+		local := false
+		for _, a := range args {
+			if a == "." || a == "./" || strings.HasPrefix(a, "./") && !strings.Contains(a[2:], "/") && !strings.Contains(a, ".") {
+				local = true
+			}
+		}
+		if local && (slices.Contains(args, "install") || slices.Contains(args, "wheel")) {
+			if key, f := w.st.LookupFile("setup.py"); f != nil && !f.Downloaded {
+				cc := c.with(cmd.Name + " install . (setup.py)")
+				cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+				w.sub("python3 setup.py install", cc, nil)
+			}
+		}
 	case "just":
 		recipes := taskTargets(args, "-f", "--justfile", "-d", "--working-directory")
 		w.runTaskFile([]string{"justfile", "Justfile", ".justfile"}, "just "+strings.Join(recipes, " "), c, func(content string) []string {
 			return justRecipes(content, recipes)
 		})
 	case "npm", "pnpm", "yarn", "bun":
+		if len(args) >= 3 && args[0] == "pkg" && args[1] == "set" {
+			// "npm pkg set scripts.postinstall='curl … | sh'": the script
+			// lands in package.json, where install runs it.
+			for _, a := range args[2:] {
+				if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "scripts.") {
+					q, _ := json.Marshal(v)
+					w.st.EditFile("package.json", "", `"`+strings.TrimPrefix(k, "scripts.")+`": `+string(q), "npm pkg set")
+				}
+			}
+			return
+		}
 		script, install := "", cmd.Name == "yarn" // bare "yarn" installs
 		for i, a := range args {
 			if strings.HasPrefix(a, "-") {
