@@ -464,6 +464,30 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				w.sub(t, c.with(name+" -c !"), nil)
 			}
 		}
+	case name == "emacs" || name == "emacsclient":
+		// emacs --batch --eval '(...)': Lisp that runs a shell command,
+		// deletes, or reads a file into a buffer it prints.
+		for i, a := range args.fields {
+			code := ""
+			switch {
+			case (a == "--eval" || a == "-eval" || a == "-e") && i+1 < len(args.fields):
+				code = args.fields[i+1]
+			case strings.HasPrefix(a, "--eval="):
+				code = strings.TrimPrefix(a, "--eval=")
+			}
+			for _, m := range elispRe.FindAllStringSubmatch(code, 8) {
+				switch m[1] {
+				case "shell-command", "call-process-shell-command", "shell-command-to-string", "async-shell-command":
+					w.sub(m[2], c.with(name+" --eval"), nil)
+				case "delete-directory":
+					w.emit(newRaw([]string{"rm", "-r", "-f", m[2]}), c.with(name+" --eval"), stdinInfo{})
+				case "delete-file":
+					w.emit(newRaw([]string{"rm", "-f", m[2]}), c.with(name+" --eval"), stdinInfo{})
+				default: // find-file, insert-file-contents
+					w.emit(newRaw([]string{"cat", m[2]}), c.with(name+" --eval"), stdinInfo{})
+				}
+			}
+		}
 	case name == "tar" || name == "gtar" || name == "bsdtar":
 		// Options that run a program: --checkpoint-action=exec=CMD,
 		// --to-command=CMD, -I/--use-compress-program=CMD.
@@ -970,6 +994,10 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 	w.sub(it.shell, c.with(it.via), nil)
 }
 
+// elispRe finds the Emacs Lisp calls that run, delete or read, with a
+// string argument.
+var elispRe = refilter.MustCompile(`\((shell-command|call-process-shell-command|shell-command-to-string|async-shell-command|delete-directory|delete-file|find-file|insert-file-contents)\s+"((?:[^"\\]|\\.)*)"`)
+
 // cmdSlashC finds cmd.exe's /c (/k, /r) switch in a command's text.
 var cmdSlashC = refilter.MustCompile(`(?i)\bcmd(?:\.exe)?\s+(?:/[a-bd-jl-qs-z]\S*\s+)*/[ckr]\s+`)
 
@@ -1163,6 +1191,36 @@ var dockerRunArgOpts = map[string]bool{
 	"--expose": true, "--link": true, "--group-add": true, "--ip": true, "--userns": true, "--uts": true, "--cgroupns": true,
 }
 
+// nsenterHost returns the command of "nsenter -t 1 [namespaces] [--]
+// CMD", which enters the namespaces of the host's init; nil otherwise.
+func nsenterHost(argv []string) []string {
+	if len(argv) == 0 || path.Base(argv[0]) != "nsenter" {
+		return nil
+	}
+	pid1 := false
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case (a == "-t" || a == "--target") && i+1 < len(argv):
+			pid1 = argv[i+1] == "1"
+			i++
+		case a == "-t1" || a == "--target=1":
+			pid1 = true
+		case a == "--":
+			if pid1 && i+1 < len(argv) {
+				return argv[i+1:]
+			}
+			return nil
+		case !strings.HasPrefix(a, "-"):
+			if pid1 {
+				return argv[i:]
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
 // containerRun is the command "docker run" starts in a container, with
 // paths under bind mounts rewritten to the host paths they are: inside
 // "-v /:/host", "rm -rf /host/etc" deletes the host's /etc. Without a
@@ -1181,6 +1239,7 @@ func containerRun(prog string, f []string) []string {
 	type mount struct{ host, cont string }
 	var mounts []mount
 	var entry string
+	hostPID := false // --privileged or --pid=host: nsenter -t 1 reaches the host
 	f = f[1:]
 	i := 0
 	for ; i < len(f); i++ {
@@ -1188,6 +1247,9 @@ func containerRun(prog string, f []string) []string {
 		name, val, hasVal := strings.Cut(a, "=")
 		if !strings.HasPrefix(a, "-") {
 			break
+		}
+		if a == "--privileged" || a == "--pid=host" || a == "--pid" && i+1 < len(f) && f[i+1] == "host" {
+			hostPID = true
 		}
 		if !strings.HasPrefix(a, "--") {
 			name, val, hasVal = a, "", false
@@ -1224,6 +1286,14 @@ func containerRun(prog string, f []string) []string {
 			}
 		case "--entrypoint":
 			entry = val
+		}
+	}
+	if i < len(f) && len(mounts) == 0 && hostPID {
+		// "docker run --privileged --pid=host alpine nsenter -t 1 -m --
+		// cat /etc/shadow": a container escape; the command runs on the
+		// host.
+		if cmd := nsenterHost(f[i+1:]); cmd != nil {
+			return cmd
 		}
 	}
 	if i >= len(f) || len(mounts) == 0 {
