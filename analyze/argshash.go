@@ -176,19 +176,13 @@ func (p *canonParser) object(out []byte, depth int) ([]byte, bool) {
 			return nil, false
 		}
 		p.members = append(p.members, canonMember{key, start, len(out)})
-		p.skipSpace()
-		if p.i >= len(p.s) {
+		done, ok := p.next('}')
+		if !ok {
 			return nil, false
 		}
-		if p.s[p.i] == ',' {
-			p.i++
-			continue
+		if done {
+			break
 		}
-		if p.s[p.i] != '}' {
-			return nil, false
-		}
-		p.i++
-		break
 	}
 	// Sorted keys; a repeated key keeps its last value, as decoding into a
 	// map does.
@@ -235,20 +229,32 @@ func (p *canonParser) array(out []byte, depth int) ([]byte, bool) {
 		if out, ok = p.value(out, depth); !ok {
 			return nil, false
 		}
-		p.skipSpace()
-		if p.i >= len(p.s) {
+		done, ok := p.next(']')
+		if !ok {
 			return nil, false
 		}
-		if p.s[p.i] == ',' {
-			p.i++
-			continue
+		if done {
+			return append(out, ']'), true
 		}
-		if p.s[p.i] != ']' {
-			return nil, false
-		}
-		p.i++
-		return append(out, ']'), true
 	}
+}
+
+// next reads what follows a member or element: a comma (more to come) or
+// the closing bracket (done).
+func (p *canonParser) next(closer byte) (done, ok bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) {
+		return false, false
+	}
+	switch p.s[p.i] {
+	case ',':
+		p.i++
+		return false, true
+	case closer:
+		p.i++
+		return true, true
+	}
+	return false, false
 }
 
 // number accepts exactly JSON's number grammar.

@@ -74,25 +74,35 @@ type Expect struct {
 // as a ledger-audit ledger (agent-ledger tables carry no chain).
 func Verify(path string, expect *Expect) (VerifyResult, error) {
 	res := VerifyResult{Path: path}
+	err := inChainSnapshot(path, " to verify", func(tx *sql.Tx) error {
+		return verifyChain(tx, &res, expect)
+	})
+	return res, err
+}
+
+// inChainSnapshot opens a native ledger read-only and runs fn in one read
+// transaction, so that the anchor and the rows come from the same
+// snapshot even while capture keeps appending. A foreign ledger is
+// refused (its tables carry no chain; what adds to the message). Errors
+// from fn are reported against the file.
+func inChainSnapshot(path, what string, fn func(*sql.Tx) error) error {
 	r, err := Open(path)
 	if err != nil {
-		return res, err
+		return err
 	}
 	defer r.Close()
 	if r.Format() != FormatNative {
-		return res, &Error{Path: path, Problem: "not a ledger-audit ledger (" + string(r.Format()) + " tables carry no hash chain to verify)"}
+		return &Error{Path: path, Problem: "not a ledger-audit ledger (" + string(r.Format()) + " tables carry no hash chain" + what + ")"}
 	}
-	// One read transaction: the anchor and the rows come from the same
-	// snapshot even while capture keeps appending.
 	tx, err := r.db.Begin()
 	if err != nil {
-		return res, tidyErr(fileErr(path, err))
+		return tidyErr(fileErr(path, err))
 	}
 	defer tx.Rollback()
-	if err := verifyChain(tx, &res, expect); err != nil {
-		return res, tidyErr(fileErr(path, err))
+	if err := fn(tx); err != nil {
+		return tidyErr(fileErr(path, err))
 	}
-	return res, nil
+	return nil
 }
 
 const verifySelect = `SELECT id, ts, kind, source, session_id, turn_id, call_id, issued_id, tool_name,
@@ -297,33 +307,21 @@ func short(h string) string {
 // what a writer just produced. Only Verify proves anything.
 func Head(path string) (VerifyResult, error) {
 	res := VerifyResult{Path: path}
-	r, err := Open(path)
-	if err != nil {
-		return res, err
-	}
-	defer r.Close()
-	if r.Format() != FormatNative {
-		return res, &Error{Path: path, Problem: "not a ledger-audit ledger (" + string(r.Format()) + " tables carry no hash chain)"}
-	}
-	tx, err := r.db.Begin()
-	if err != nil {
-		return res, tidyErr(fileErr(path, err))
-	}
-	defer tx.Rollback()
-	a, err := chainAnchor(tx)
-	if err != nil {
-		return res, tidyErr(fileErr(path, err))
-	}
-	res.AnchorID, res.AnchorHash, res.HeadHash = a.ID, a.Hash, a.Hash
-	var first, last sql.NullInt64
-	if err := tx.QueryRow(`SELECT count(*), min(id), max(id) FROM events`).Scan(&res.Rows, &first, &last); err != nil {
-		return res, tidyErr(fileErr(path, err))
-	}
-	if last.Valid {
-		res.FirstID, res.LastID = first.Int64, last.Int64
-		if err := tx.QueryRow(`SELECT hash FROM events WHERE id = ?`, last.Int64).Scan(&res.HeadHash); err != nil {
-			return res, tidyErr(fileErr(path, err))
+	err := inChainSnapshot(path, "", func(tx *sql.Tx) error {
+		a, err := chainAnchor(tx)
+		if err != nil {
+			return err
 		}
-	}
-	return res, nil
+		res.AnchorID, res.AnchorHash, res.HeadHash = a.ID, a.Hash, a.Hash
+		var first, last sql.NullInt64
+		if err := tx.QueryRow(`SELECT count(*), min(id), max(id) FROM events`).Scan(&res.Rows, &first, &last); err != nil {
+			return err
+		}
+		if last.Valid {
+			res.FirstID, res.LastID = first.Int64, last.Int64
+			return tx.QueryRow(`SELECT hash FROM events WHERE id = ?`, last.Int64).Scan(&res.HeadHash)
+		}
+		return nil
+	})
+	return res, err
 }
