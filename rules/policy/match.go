@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"path"
 	"regexp"
 	"strings"
@@ -237,7 +238,7 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 	if m.argsNotRe != nil && m.argsNotRe.MatchString(v.str) {
 		return res, false
 	}
-	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) {
+	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) && !anyMatch(m.textRe, c.ValueFrom) {
 		return res, false
 	}
 	if m.unknownRe != nil {
@@ -861,6 +862,22 @@ func appendWrite(v *cmdView, i int) bool {
 	return v.c.Name == "tee" && (v.flags["a"] || v.flags["append"])
 }
 
+// specGlobs memoises the path globs of "prog:GLOB" specs, which are
+// checked per command: compiling one is a regexp compilation.
+var specGlobs sync.Map // string -> *glob (nil: bad pattern)
+
+func specGlob(pat string) *glob {
+	if g, ok := specGlobs.Load(pat); ok {
+		return g.(*glob)
+	}
+	g, err := compileGlob(pat, true)
+	if err != nil {
+		g = nil
+	}
+	specGlobs.Store(pat, g)
+	return g
+}
+
 // codeFrom checks the command's code sources: "curl" (a program),
 // "base64:d,decode" (a program with one of these flags), "download" (a
 // file fetched earlier).
@@ -885,7 +902,9 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 			}
 			sv := newView(&shell.Command{Name: s.Name, Args: s.Args})
 			for _, f := range strings.Split(flags, ",") {
-				if sv.flags[f] || contains(s.Args, f) {
+				// "@base64d": a filter-language decoder somewhere in the
+				// program (jq -r '.x | @base64d').
+				if sv.flags[f] || contains(s.Args, f) || strings.HasPrefix(f, "@") && strings.Contains(strings.Join(s.Args, " "), f) {
 					return true
 				}
 			}
@@ -919,8 +938,8 @@ func stdinSpecMatch(specs []string, s shell.Source) bool {
 		if !ok || prog != s.Name {
 			continue
 		}
-		g, err := compileGlob(pat, true)
-		if err != nil {
+		g := specGlob(pat)
+		if g == nil {
 			continue
 		}
 		sv := newView(&shell.Command{Name: s.Name, Args: s.Args})
@@ -1219,6 +1238,16 @@ func isFileServer(c *shell.Command) bool {
 		return contains(c.Args, "-S")
 	case c.Name == "ruby":
 		return contains(c.Args, "-run") || contains(c.Args, "-ehttpd")
+	}
+	return false
+}
+
+// anyMatch reports whether re matches one of texts.
+func anyMatch(re *refilter.Regexp, texts []string) bool {
+	for _, t := range texts {
+		if re.MatchString(t) {
+			return true
+		}
 	}
 	return false
 }

@@ -19,6 +19,7 @@ type rawCmd struct {
 	wrappers  []string
 	notes     []string
 	env       []string // NAME=value assignments for the command only
+	valueFrom []string // see Command.ValueFrom
 }
 
 func newRaw(fields []string) rawCmd {
@@ -264,7 +265,7 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 		Via: append([]string(nil), c.via...), Redirects: r.redirects,
 		PipeIndex: c.pipeIdx, PipeLen: max(c.pipeLen, 1), PipeID: c.pipeID,
 		Wrappers: r.wrappers, Notes: append([]string(nil), r.notes...), Stdin: in.sources, StdinText: stdinText(in),
-		Env: w.withSelectors(r.env),
+		Env: w.withSelectors(r.env), ValueFrom: r.valueFrom,
 	}
 	if c.pipeLen == 0 {
 		cmd.PipeIndex, cmd.PipeLen, cmd.PipeID = 0, 1, 0
@@ -516,6 +517,14 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				w.sub(strings.TrimPrefix(a, "--rsh="), c.with("rsync -e"), nil)
 			}
 		}
+	case name == "cat" && writesOut(cmd.Redirects):
+		// "cat hook >> ~/.bashrc" after writing hook: what lands in the
+		// target is the file's content, as with "cat < hook".
+		for _, a := range args.fields {
+			if _, file := w.st.LookupFile(a); file != nil && !file.Downloaded && !strings.HasPrefix(a, "-") {
+				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: a, Text: file.Content})
+			}
+		}
 	case sqlFileFlags[name] != nil:
 		// "psql -h prod -f wipe.sql" after writing wipe.sql: the file is
 		// the client's input, as "psql < wipe.sql" would be.
@@ -660,7 +669,34 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	}
 	if strings.Contains(cmd.Program, "/") {
 		w.runFile(cmd, cmd.Program, c.with("script:"+CleanPath(cmd.Program)), append([]string{cmd.Program}, cmd.Args...))
+	} else if p := w.pathLookup(cmd.Program); p != "" {
+		w.runFile(cmd, p, c.with("script:"+CleanPath(p)), append([]string{p}, cmd.Args...))
 	}
+}
+
+// pathLookup finds a bare program name in a PATH the session set, among
+// the files the session wrote: "export PATH=/tmp/bin:$PATH" after
+// writing /tmp/bin/ls makes a later "ls" run that file. Only
+// directories before the system ones count, as in a shell.
+func (w *walker) pathLookup(name string) string {
+	pathVar, ok := w.st.Vars["PATH"]
+	if !ok || name == "" || Unknown(name) {
+		return ""
+	}
+	for _, dir := range strings.Split(pathVar, ":") {
+		if dir == "" || Unknown(dir) {
+			continue
+		}
+		switch strings.TrimRight(dir, "/") {
+		case "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin":
+			return ""
+		}
+		p := strings.TrimRight(dir, "/") + "/" + name
+		if _, f := w.st.LookupFile(p); f != nil {
+			return p
+		}
+	}
+	return ""
 }
 
 // stdinShell records a shell started without a script: it runs what its
@@ -1425,4 +1461,15 @@ func globProgram(pat string) string {
 		}
 	}
 	return ""
+}
+
+// writesOut reports whether redirects send standard output to a file.
+func writesOut(rs []Redirect) bool {
+	for _, r := range rs {
+		switch r.Op {
+		case ">", ">>", ">|", "&>", "&>>":
+			return true
+		}
+	}
+	return false
 }

@@ -19,31 +19,42 @@ type codeItem struct {
 }
 
 // Calls whose first argument is a shell command line.
-var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|exec|spawnSync|execFileSync|spawn|run|call|check_call|check_output|Popen|do shell script|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
+var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|os\.(?:exec|spawn)[lv]p?e?|os\.posix_spawnp?|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|exec|spawnSync|spawn|run|call|check_call|check_output|Popen|do shell script|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
 
 // String literals in Python, Perl, Ruby, JS and PHP (prefixes for Python).
 var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
 
 var (
-	pyAssignRe  = refilter.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
-	rmtreeRe    = refilter.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
-	removeRe    = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
-	openRe      = refilter.MustCompile(`\b(?:open|readfile|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
-	b64Re       = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
-	decoderRe   = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)`)
-	netReadRe   = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
-	wholeEnvRe  = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
-	envLoopRe   = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
-	execFileRe  = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
-	hexDecRe    = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
-	bufB64Re    = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
-	backtickRe  = refilter.MustCompile("`([^`]+)`")
-	qxRe        = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x\(([^)]+)\)`)
-	forkRe      = refilter.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
-	listStartRe = refilter.MustCompile(`^\[\s*`)
-	fmtFieldRe  = refilter.MustCompile(`\{[^{}]*\}`)
-	netExecRe   = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
-	homePathRe  = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
+	pyAssignRe   = refilter.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
+	rmtreeRe     = refilter.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
+	removeRe     = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
+	openRe       = refilter.MustCompile(`\b(?:open|readfile|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	b64Re        = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
+	decoderRe    = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)`)
+	netReadRe    = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
+	wholeEnvRe   = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
+	envLoopRe    = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
+	execFileRe   = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
+	hexDecRe     = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
+	bufB64Re     = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
+	backtickRe   = refilter.MustCompile("`([^`]+)`")
+	qxRe         = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x\(([^)]+)\)`)
+	forkRe       = refilter.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
+	listStartRe  = refilter.MustCompile(`^\[\s*`)
+	fmtFieldRe   = refilter.MustCompile(`\{[^{}]*\}`)
+	netExecRe    = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
+	rRecursiveRe = refilter.MustCompile(`recursive\s*=\s*(TRUE|T)\b`)
+	getlineRe    = refilter.MustCompile(`\bgetline\s*\w*\s*<\s*"([^"]+)"`)
+	deleteCallRe = refilter.MustCompile(`\.unlink\(|\bunlink\(|\brmtree\(|\bos\.remove\(|\.rmdir\(|\bos\.unlink\(`)
+	walkRe       = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
+	osWalkRe     = refilter.MustCompile(`\bos\.walk\(\s*`)
+	dbNameRe     = refilter.MustCompile(`\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
+	sqlExecRe    = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw)\(\s*`)
+	sqlWipeRe    = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
+	dbHostRe     = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
+	fileWriteRe  = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*\w+\.write\(\s*`)
+	writeCallRe  = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
+	homePathRe   = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
 	// Environment variables read by code: os.environ["X"],
 	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
 	// $ENV{X}, getenv("X"), System.getenv("X").
@@ -135,6 +146,9 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
 			vars[code[m[2]:m[3]]] = s
+		} else if p, _, ok := readPathSpecial(code[m[1]:], vars); ok {
+			// rc = os.path.expanduser("~/.bashrc"), home = Path.home()
+			vars[code[m[2]:m[3]]] = p
 		}
 	}
 	var out []codeItem
@@ -236,7 +250,12 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		}
 	}
 	for _, m := range removeRe.FindAllStringIndex(code, -1) {
-		if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
+		if p, n, ok := readPathExpr(code[m[1]:], vars); ok {
+			if args, _, _ := strings.Cut(code[m[1]+n:], ")"); rRecursiveRe.MatchString(args) {
+				// R: unlink("~", recursive = TRUE)
+				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
+				continue
+			}
 			add(codeItem{argv: []string{"rm", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 		}
 	}
@@ -252,12 +271,87 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			if strings.HasPrefix(mode, ",") {
 				m2, _, _ := readStrExpr(strings.TrimLeft(mode[1:], " \t"), vars)
 				if strings.ContainsAny(m2, "wa") {
+					// open(p, "a").write("..."), or "with open(p, 'a') as f:"
+					// then f.write("..."): the first literal written is
+					// what the file gets, as a shell redirect would.
+					if wm := fileWriteRe.FindStringIndex(rest[n:]); wm != nil {
+						if body, _, ok := readStrExpr(rest[n+wm[1]:], vars); ok {
+							add(codeItem{shell: writeShell(p, body, strings.Contains(m2, "a")), via: via + " open", text: clip(code[m[0]:], 200)})
+							continue
+						}
+					}
 					add(codeItem{argv: []string{"tee", p}, via: via + " open", text: clip(code[m[0]:], 200)})
 					continue
 				}
 			}
 			add(codeItem{argv: []string{"cat", p}, via: via + " open", text: clip(code[m[0]:], 200)})
 		}
+	}
+	// awk's getline < "FILE" reads the file.
+	for _, m := range getlineRe.FindAllStringSubmatch(code, 8) {
+		add(codeItem{argv: []string{"cat", m[1]}, via: via + " getline", text: clip(m[0], 200)})
+	}
+	// Path.home().rglob("*") / os.walk(home) with unlink or rmtree in the
+	// same code: a loop deleting what the walk yields.
+	if deleteCallRe.MatchString(code) {
+		for _, m := range walkRe.FindAllStringSubmatchIndex(code, 4) {
+			recv := code[m[2]:m[3]]
+			p, ok := vars[recv]
+			if !ok {
+				p, _, ok = readPathExpr(recv, vars)
+			}
+			if !ok || !looksLikePath(p) && p != "~" {
+				continue
+			}
+			add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " walk+delete", text: clip(code[m[0]:], 200)})
+		}
+		for _, m := range osWalkRe.FindAllStringIndex(code, 4) {
+			if p, _, ok := readPathExpr(code[m[1]:], vars); ok && (looksLikePath(p) || p == "~") {
+				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " walk+delete", text: clip(code[m[0]:], 200)})
+			}
+		}
+	}
+	// Database drivers: the SQL a cursor executes, as the matching client
+	// would run it against the host the code connects to.
+	if client := dbClient(code); client != "" {
+		host := ""
+		if hm := dbHostRe.FindStringSubmatch(code); hm != nil {
+			host = hm[1] + hm[2]
+		}
+		for _, m := range sqlExecRe.FindAllStringIndex(code, 8) {
+			sql, _, ok := readStrExpr(code[m[1]:], vars)
+			if !ok || !sqlWipeRe.MatchString(sql) {
+				continue
+			}
+			argv := []string{client}
+			if host != "" {
+				argv = append(argv, "-h", host)
+			}
+			if dm := dbNameRe.FindStringSubmatch(code); dm != nil {
+				argv = append(argv, "-d", dm[1])
+			}
+			add(codeItem{argv: append(argv, "-c", sql), via: via + " " + client + " driver", text: clip(code[m[0]:], 200)})
+		}
+	}
+	// fs.writeFileSync(p, "..."), File.write(p, "..."),
+	// file_put_contents(p, "...", FILE_APPEND): a write with its content.
+	for _, m := range writeCallRe.FindAllStringIndex(code, -1) {
+		rest := code[m[1]:]
+		p, n, ok := readPathExpr(rest, vars)
+		if !ok || !looksLikePath(p) {
+			continue
+		}
+		after := strings.TrimLeft(rest[n:], " \t")
+		if !strings.HasPrefix(after, ",") {
+			continue
+		}
+		after = strings.TrimLeft(after[1:], " \t")
+		body, k, ok := readStrExpr(after, vars)
+		if !ok {
+			continue
+		}
+		appendTo := strings.Contains(strings.ToLower(code[m[0]:m[1]]), "append") || strings.HasPrefix(strings.TrimLeft(after[k:], " \t,"), "FILE_APPEND")
+		add(codeItem{shell: writeShell(p, body, appendTo), via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 	}
 	for _, m := range homePathRe.FindAllStringIndex(code, -1) {
 		if p, n, ok := readPathExpr(code[m[0]:], vars); ok && p != "~" {
@@ -772,4 +866,28 @@ func metaOnly(before, after string) bool {
 	b := strings.TrimRight(before, " \t")
 	b = strings.TrimRight(b, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 	return metaCallRe.MatchString(b) || metaMethodRe.MatchString(after)
+}
+
+// writeShell is the shell form of interpreter code writing body to p, so
+// the walker records the write (and later runs of p) like a redirect.
+func writeShell(p, body string, appendTo bool) string {
+	op := " > "
+	if appendTo {
+		op = " >> "
+	}
+	return "printf '%s' " + quote(body) + op + quote(p)
+}
+
+// dbClient names the command-line client that runs what a database
+// driver imported by code runs, or "".
+func dbClient(code string) string {
+	switch {
+	case strings.Contains(code, "psycopg") || strings.Contains(code, "asyncpg") || strings.Contains(code, "require('pg')") || strings.Contains(code, `require("pg")`) || strings.Contains(code, "pg8000"):
+		return "psql"
+	case strings.Contains(code, "pymysql") || strings.Contains(code, "MySQLdb") || strings.Contains(code, "mysql.connector") || strings.Contains(code, "mysql2"):
+		return "mysql"
+	case strings.Contains(code, "sqlite3.connect"):
+		return "sqlite3"
+	}
+	return ""
 }

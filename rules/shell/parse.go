@@ -82,6 +82,9 @@ type walker struct {
 	// for "< <(echo ~/.ssh/id_rsa)".
 	procOut   string
 	procKnown bool
+	// valueFrom collects, while a command's words are expanded, the
+	// substitutions its variables were assigned from (State.VarFrom).
+	valueFrom []string
 }
 
 // ctx is what the walker knows about where a statement sits.
@@ -460,15 +463,28 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 		return
 	}
 	val := ""
+	fromSubst := false
 	if a.Value != nil {
 		// Commands in the value's substitutions feed a variable, not the
 		// agent's screen: they are marked "assign".
+		saved := w.subst
+		w.subst = nil
 		val = w.literal(a.Value, c.with("assign"))
+		for _, s := range w.subst {
+			fromSubst = fromSubst || s.Kind == "cmdsubst"
+		}
+		w.subst = append(saved, w.subst...)
 	}
 	if a.Append {
 		val = w.st.Vars[name] + val
 	}
 	w.st.setVar(name, val)
+	if fromSubst {
+		if w.st.VarFrom == nil {
+			w.st.VarFrom = map[string]string{}
+		}
+		w.st.VarFrom[name] = wordText(a.Value, c)
+	}
 }
 
 // redirs handles redirections of compound commands: heredoc bodies are
@@ -515,6 +531,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	w.crossCall = false
 	// $(...) in the words reads this command's stdin.
 	c.stdin = in
+	w.valueFrom = nil
 	for _, word := range ce.Args {
 		w.subst = nil
 		fs, unres := w.fields(word, c)
@@ -524,6 +541,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			raw.srcs = append(raw.srcs, w.subst)
 		}
 	}
+	raw.valueFrom, w.valueFrom = w.valueFrom, nil
 	cross := w.crossCall
 	var reds []Redirect
 	var outFiles []Redirect
@@ -577,8 +595,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		switch {
 		case downloader != "":
 			w.st.Download(of.Target, downloader)
-		case !known && passThrough[raw.fields[0]] && fromNetwork(in.sources):
-			// "curl URL | cat > /tmp/i": the file holds the download.
+		case !known && passThrough[raw.fields[0]] && (fromNetwork(in.sources) || w.readsDownload(raw.fields[1:])):
+			// "curl URL | cat > /tmp/i", "base64 -d /tmp/u.b64 > /tmp/u.sh"
+			// after downloading u.b64: the file holds the download.
 			w.st.Download(of.Target, raw.text)
 		case known:
 			w.st.WriteFile(of.Target, out, of.Op == ">>" || of.Op == "&>>", raw.text)
@@ -590,6 +609,20 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		return "", true
 	}
 	return out, known
+}
+
+// readsDownload reports whether one of a command's operands is a file
+// the session downloaded.
+func (w *walker) readsDownload(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || Unknown(a) {
+			continue
+		}
+		if _, f := w.st.LookupFile(a); f != nil && f.Downloaded {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *walker) fileStdin(target string, subst []Source) stdinInfo {
@@ -700,6 +733,9 @@ func (e env) Get(name string) expand.Variable {
 		if st.earlier("var:" + name) {
 			e.w.crossCall = true
 		}
+		if from, ok := st.VarFrom[name]; ok && !contains(e.w.valueFrom, from) {
+			e.w.valueFrom = append(e.w.valueFrom, from)
+		}
 		return strVar(v)
 	}
 	if l, ok := st.Arrays[name]; ok {
@@ -768,6 +804,13 @@ func (w *walker) fields(word *syntax.Word, c ctx) ([]string, bool) {
 			return []string{lit.Value}, false
 		}
 	}
+	return w.expandWord(word, c)
+}
+
+// expandWord is fields' slow path, kept apart because the expansion
+// config takes c's address: in fields itself that would move every
+// call's ctx to the heap, plain literal words included.
+func (w *walker) expandWord(word *syntax.Word, c ctx) ([]string, bool) {
 	fs, err := expandFields(w.config(&c), word)
 	if err != nil {
 		// Arithmetic errors and the like: keep the literal text so the

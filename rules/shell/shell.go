@@ -82,6 +82,11 @@ type Command struct {
 	// directory) made earlier in the session reach ("build/*" after "ln
 	// -s ~ build" is "~/*"): what a delete there deletes.
 	Through []string
+	// ValueFrom are the command substitutions that variables used in the
+	// arguments were assigned from, in this call or an earlier one
+	// ("TOKEN=$(gh auth token)", then "curl -d t=$TOKEN URL"): what the
+	// arguments carry, read as if written inline.
+	ValueFrom []string
 }
 
 // AssignName is the Name of the pseudo-command recorded for a bare

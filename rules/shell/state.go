@@ -40,6 +40,11 @@ type State struct {
 	// .env.production, prod.env) loaded into the shell: a later dump of
 	// the whole environment (env, printenv, export -p, set) prints it.
 	SourcedEnv string
+	// VarFrom maps a variable assigned from a command substitution
+	// ("TOKEN=$(gh auth token)") to that substitution's source text, so
+	// a later use ("curl -d t=$TOKEN URL") can be read for what the
+	// value is, not only as an unknown.
+	VarFrom map[string]string
 	// gen counts Parse calls; with origin it tells whether something
 	// was set by an earlier call, so commands relying on it are marked
 	// "cross-call".
@@ -102,6 +107,12 @@ func (s *State) Clone() *State {
 	c.CwdByCd = s.CwdByCd
 	c.SourcedEnv = s.SourcedEnv
 	c.GitBranch = s.GitBranch
+	for k, v := range s.VarFrom {
+		if c.VarFrom == nil {
+			c.VarFrom = map[string]string{}
+		}
+		c.VarFrom[k] = v
+	}
 	for k, v := range s.Links {
 		if c.Links == nil {
 			c.Links = map[string]string{}
@@ -206,6 +217,7 @@ func (s *State) LookupFile(p string) (string, *File) {
 
 func (s *State) setVar(name, val string) {
 	s.Vars[name] = val
+	delete(s.VarFrom, name)
 	delete(s.Arrays, name)
 	s.origin["var:"+name] = s.gen
 }

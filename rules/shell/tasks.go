@@ -307,6 +307,9 @@ func (w *walker) gitBranch(name string, rest []string, c ctx) {
 		}
 	case "push":
 		b := w.st.GitBranch
+		if len(pos) == 2 && (pos[1] == "HEAD" || pos[1] == "@") {
+			pos = pos[:1] // "git push -f origin HEAD" pushes the checked-out branch
+		}
 		if force && len(pos) <= 1 && (b == "main" || b == "master") {
 			remote := "origin"
 			if len(pos) == 1 {
