@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/ledger-audit/ledger-audit/finding"
 	"github.com/ledger-audit/ledger-audit/ledger"
@@ -59,6 +60,7 @@ type LoopTracker struct {
 	// canon, when set, is canonicalArgs of the call being observed,
 	// computed once by Audit and shared with the posture rules.
 	canon    string
+	sum      *[32]byte // argsDigest(canon)
 	hasCanon bool
 	// args are the caller's decoded arguments while observePrepared runs.
 	args    ledger.ArgsObject
@@ -170,16 +172,19 @@ func (s *loopSession) resetTurnEpisodes() {
 // observeCanonical is Observe for a call whose canonicalArgs the
 // caller already has.
 func (t *LoopTracker) observeCanonical(rec ledger.Record, canon string) {
-	t.canon, t.hasCanon = canon, true
+	sum := argsDigest(canon)
+	t.canon, t.sum, t.hasCanon = canon, &sum, true
 	t.Observe(rec)
-	t.canon, t.hasCanon = "", false
+	t.canon, t.sum, t.hasCanon = "", nil, false
 }
 
 // observePrepared is observeCanonical for a caller that has also decoded
 // the arguments (ledger.DecodeArgs); the map is only read.
-func (t *LoopTracker) observePrepared(rec ledger.Record, canon string, args ledger.ArgsObject) {
+func (t *LoopTracker) observePrepared(rec ledger.Record, canon string, sum *[32]byte, args ledger.ArgsObject) {
 	t.args, t.hasArgs = args, true
-	t.observeCanonical(rec, canon)
+	t.canon, t.sum, t.hasCanon = canon, sum, true
+	t.Observe(rec)
+	t.canon, t.sum, t.hasCanon = "", nil, false
 	t.args, t.hasArgs = nil, false
 }
 
@@ -291,9 +296,20 @@ func subagentSpawns(args string) int {
 // only compared, never shown, and every session keeps a few hundred of
 // them in its histories, so the digest is kept as 32 raw bytes rather
 // than 64 hex characters.
-func argsSig(tool, canon string) string {
-	sum := sha256.Sum256([]byte(canon))
+func argsSig(tool string, sum *[32]byte) string {
 	return tool + "\x00" + string(sum[:])
+}
+
+func argsSigOf(tool, canon string) string {
+	sum := argsDigest(canon)
+	return argsSig(tool, &sum)
+}
+
+// argsDigest is the sha256 of canonical arguments. The text is hashed in
+// place: sha256.Sum256([]byte(s)) copies it first, and that copy was 10 %
+// of everything an audit allocates.
+func argsDigest(canon string) [32]byte {
+	return sha256.Sum256(unsafe.Slice(unsafe.StringData(canon), len(canon)))
 }
 
 // compactHash is a one-to-one, shorter form of a result hash, which is
@@ -350,12 +366,12 @@ func (t *LoopTracker) observeCall(c *ledger.Call) {
 		base: s.cum, cum: s.cum, args: keptArgs(c.Args), argsLen: len(c.Args), failed: failed,
 	}
 	if t.hasCanon {
-		pt.argsSig = argsSig(c.Tool, t.canon)
+		pt.argsSig = argsSig(c.Tool, t.sum)
 	} else {
 		// Loops repeat their arguments: reuse the last signature rather
 		// than decode the same JSON again.
 		if s.lastArgsSig == "" || c.Tool != s.lastTool || c.Args != s.lastArgs {
-			s.lastTool, s.lastArgs, s.lastArgsSig = c.Tool, c.Args, argsSig(c.Tool, canonicalArgs(c.Args))
+			s.lastTool, s.lastArgs, s.lastArgsSig = c.Tool, c.Args, argsSigOf(c.Tool, canonicalArgs(c.Args))
 		}
 		pt.argsSig = s.lastArgsSig
 	}

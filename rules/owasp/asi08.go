@@ -2,7 +2,6 @@ package owasp
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -89,8 +88,13 @@ func (k *Checker) errorStreak(s *session, v *view) []finding.Finding {
 	return []finding.Finding{finding.New(RuleErrorStreak, msg, ev...)}
 }
 
-// signature identifies "the same call": tool plus canonical arguments.
+// signature identifies "the same call": tool plus the digest of the
+// canonical arguments. It is only a map key, so it keeps the digest's
+// first 16 raw bytes rather than hex.
 func signature(v *view) string {
+	if v.sum != nil {
+		return v.c.Tool + "\x00" + string(v.sum[:16])
+	}
 	args := v.canon
 	if !v.hasCanon {
 		args = v.c.Args
@@ -98,8 +102,8 @@ func signature(v *view) string {
 			args = canon
 		}
 	}
-	h := sha256.Sum256([]byte(v.c.Tool + "\x00" + args))
-	return hex.EncodeToString(h[:8])
+	h := sha256.Sum256([]byte(args))
+	return v.c.Tool + "\x00" + string(h[:16])
 }
 
 func (k *Checker) retryStorm(s *session, v *view) []finding.Finding {

@@ -119,7 +119,7 @@ func (k *Checker) session(c *ledger.Call) *session {
 // call (they carry the tags the chain rules follow); it returns the
 // findings this call completes, which may cite earlier calls too.
 func (k *Checker) Observe(c *ledger.Call, hits []policy.Hit) []finding.Finding {
-	return k.observe(c, hits, "", false, nil, false)
+	return k.observe(c, hits, "", nil, false, nil, false)
 }
 
 // ObserveCanonical is Observe for a caller that has already computed
@@ -127,23 +127,25 @@ func (k *Checker) Observe(c *ledger.Call, hits []policy.Hit) []finding.Finding {
 // c.Args itself when they are not JSON (what ledger.ArgsHash hashes).
 // The retry rule's call signature is then not computed a second time.
 func (k *Checker) ObserveCanonical(c *ledger.Call, hits []policy.Hit, canonArgs string) []finding.Finding {
-	return k.observe(c, hits, canonArgs, true, nil, false)
+	return k.observe(c, hits, canonArgs, nil, true, nil, false)
 }
 
 // ObserveDecoded is ObserveCanonical for a caller that has also decoded
-// the arguments once with ledger.DecodeArgs(c.Args) for every analysis.
-func (k *Checker) ObserveDecoded(c *ledger.Call, hits []policy.Hit, canonArgs string, args ledger.ArgsObject) []finding.Finding {
-	return k.observe(c, hits, canonArgs, true, args, true)
+// the arguments once with ledger.DecodeArgs(c.Args) for every analysis
+// and hashed the canonical text (sum, the sha256 of canonArgs; nil to
+// have it computed here).
+func (k *Checker) ObserveDecoded(c *ledger.Call, hits []policy.Hit, canonArgs string, sum *[32]byte, args ledger.ArgsObject) []finding.Finding {
+	return k.observe(c, hits, canonArgs, sum, true, args, true)
 }
 
-func (k *Checker) observe(c *ledger.Call, hits []policy.Hit, canon string, hasCanon bool, args ledger.ArgsObject, hasArgs bool) []finding.Finding {
+func (k *Checker) observe(c *ledger.Call, hits []policy.Hit, canon string, sum *[32]byte, hasCanon bool, args ledger.ArgsObject, hasArgs bool) []finding.Finding {
 	s := k.session(c)
 	v := &view{c: c}
 	if hasArgs {
 		v.argsVal, v.argsOK = callArgs(args), true
 	}
 	v.init(s)
-	v.canon, v.hasCanon = canon, hasCanon
+	v.canon, v.sum, v.hasCanon = canon, sum, hasCanon
 	// The taint chain runs first: a send it claims (a secret leaving) is
 	// not reported again as a plain archive exfiltration chain.
 	out := k.secretExfil(s, v, hits)
@@ -184,6 +186,7 @@ type view struct {
 	argsOK  bool
 	// canon is the canonical argument text when the caller supplied it.
 	canon    string
+	sum      *[32]byte // sha256 of canon, when the caller computed it
 	hasCanon bool
 	exVal    string // excerptOf, computed on first use (ex)
 	exOK     bool
