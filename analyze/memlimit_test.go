@@ -8,13 +8,18 @@ import (
 )
 
 func TestLimitMemorySetsAndRestores(t *testing.T) {
-	if os.Getenv("GOMEMLIMIT") != "" || debug.SetMemoryLimit(-1) != math.MaxInt64 {
-		t.Skip("the process already has a memory limit")
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Skip("the process already tunes its collector")
 	}
+	gcBefore := debug.SetGCPercent(100)
+	debug.SetGCPercent(gcBefore)
 	done := limitMemory()
 	one := debug.SetMemoryLimit(-1)
 	if one < memFloor || one == math.MaxInt64 {
 		t.Fatalf("limit during one audit = %d, want at least %d and set", one, memFloor)
+	}
+	if gc := debug.SetGCPercent(memGCPercent); gc != memGCPercent {
+		t.Errorf("GC percentage during an audit = %d, want %d", gc, memGCPercent)
 	}
 	done2 := limitMemory() // a second ledger audited at the same time
 	if two := debug.SetMemoryLimit(-1); two < 2*memFloor {
@@ -27,6 +32,9 @@ func TestLimitMemorySetsAndRestores(t *testing.T) {
 	done()
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("limit after the audits = %d, want it unset again", got)
+	}
+	if gc := debug.SetGCPercent(gcBefore); gc != gcBefore {
+		t.Errorf("GC percentage after the audits = %d, want %d restored", gc, gcBefore)
 	}
 
 	// A hold keeps the limit after the audits (for merging and
