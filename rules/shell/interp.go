@@ -142,6 +142,9 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	if lang == "awk" {
 		code = awkConcat(code)
 	}
+	if lang == "python" {
+		code = stripPyComments(code)
+	}
 	vars := map[string]string{}
 	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
@@ -890,4 +893,60 @@ func dbClient(code string) string {
 		return "sqlite3"
 	}
 	return ""
+}
+
+// stripPyComments drops Python comments: "# never call os.system('rm
+// -rf /')" runs nothing, and the scanners below need not search prose.
+// A # inside a string literal (single, double or triple quoted, with
+// escapes) is kept. Code without comments is returned as is.
+func stripPyComments(code string) string {
+	if !strings.Contains(code, "#") {
+		return code
+	}
+	var b strings.Builder
+	last := 0 // code[last:i] is still to be copied
+	for i := 0; i < len(code); {
+		switch ch := code[i]; ch {
+		case '#':
+			end := strings.IndexByte(code[i:], '\n')
+			if end < 0 {
+				end = len(code)
+			} else {
+				end += i
+			}
+			if b.Len() == 0 {
+				b.Grow(len(code))
+			}
+			b.WriteString(code[last:i])
+			last, i = end, end
+		case '\'', '"':
+			q := string(ch)
+			if strings.HasPrefix(code[i:], q+q+q) {
+				q += q + q
+			}
+			j := i + len(q)
+			for j < len(code) {
+				if code[j] == '\\' {
+					j += 2
+					continue
+				}
+				if len(q) == 1 && code[j] == '\n' {
+					break // unterminated: the line ends the literal
+				}
+				if strings.HasPrefix(code[j:], q) {
+					j += len(q)
+					break
+				}
+				j++
+			}
+			i = min(j, len(code))
+		default:
+			i++
+		}
+	}
+	if last == 0 && b.Len() == 0 {
+		return code
+	}
+	b.WriteString(code[last:])
+	return b.String()
 }
