@@ -219,11 +219,11 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 		}
 		return false
 	}
-	try := func(ref mref, v *cmdView) {
+	try := func(ref mref, v *cmdView, byName bool) {
 		if !ready(ref) {
 			return
 		}
-		res, ok := ref.m.matchCommand(v)
+		res, ok := ref.m.matchCommandIndexed(v, byName)
 		if !ok {
 			return
 		}
@@ -239,10 +239,10 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 	}
 	for _, v := range views {
 		for _, ref := range ix.byProg[v.c.Name] {
-			try(ref, v)
+			try(ref, v, true)
 		}
 		for _, ref := range ix.wild {
-			try(ref, v)
+			try(ref, v, false)
 		}
 	}
 	for _, f := range files {

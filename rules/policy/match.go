@@ -182,12 +182,22 @@ type matchResult struct {
 
 // matchCommand applies a command matcher.
 func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
+	return m.matchCommandIndexed(v, false)
+}
+
+// matchCommandIndexed is matchCommand for a caller that found m through
+// the engine's program index (byName: the command's name is one of m's
+// exact program names, so that check is skipped). The conditions are
+// all required, so their order only matters for speed: cheap and
+// selective ones first, the exclusion regexps (often long alternations
+// that fail) last.
+func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, bool) {
 	c := v.c
 	var res matchResult
 	if len(m.paths) > 0 {
 		return res, false
 	}
-	if len(m.programs) > 0 && !anyGlob(m.programs, c.Name) {
+	if !byName && len(m.programs) > 0 && !anyGlob(m.programs, c.Name) {
 		return res, false
 	}
 	if len(m.subcmd) > 0 && !anyGlob(m.subcmd, v.subcommand()) {
@@ -235,9 +245,6 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 	if m.argsRe != nil && !m.argsRe.MatchString(v.str) {
 		return res, false
 	}
-	if m.argsNotRe != nil && m.argsNotRe.MatchString(v.str) {
-		return res, false
-	}
 	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) && !anyMatch(m.textRe, c.ValueFrom) {
 		return res, false
 	}
@@ -252,24 +259,6 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 		}
 		if !ok {
 			return res, false
-		}
-	}
-	if m.envNotRe != nil {
-		for _, e := range c.Env {
-			if m.envNotRe.MatchString(e) {
-				return res, false
-			}
-		}
-	}
-	// Any later stage that narrows the stream (a count, a checksum, the
-	// names of KEY=value lines) decides what finally reaches the output,
-	// however many filters sit in between: diff .env.example .env | grep
-	// '^<' | cut -d= -f1 prints names only.
-	if m.intoNotRe != nil {
-		for n := v.next; n != nil && n != v; n = n.next {
-			if m.intoNotRe.MatchString(n.str) {
-				return res, false
-			}
 		}
 	}
 	if m.Piped != nil {
@@ -357,6 +346,27 @@ func (m *Matcher) matchCommand(v *cmdView) (matchResult, bool) {
 	}
 	if len(m.writes) > 0 && !m.writeHit(v) {
 		return res, false
+	}
+	if m.argsNotRe != nil && m.argsNotRe.MatchString(v.str) {
+		return res, false
+	}
+	if m.envNotRe != nil {
+		for _, e := range c.Env {
+			if m.envNotRe.MatchString(e) {
+				return res, false
+			}
+		}
+	}
+	// Any later stage that narrows the stream (a count, a checksum, the
+	// names of KEY=value lines) decides what finally reaches the output,
+	// however many filters sit in between: diff .env.example .env | grep
+	// '^<' | cut -d= -f1 prints names only.
+	if m.intoNotRe != nil {
+		for n := v.next; n != nil && n != v; n = n.next {
+			if m.intoNotRe.MatchString(n.str) {
+				return res, false
+			}
+		}
 	}
 	res.matched = v.str
 	if len(m.CodeFrom) > 0 {
