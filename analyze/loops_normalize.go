@@ -22,14 +22,18 @@ import (
 // none (such calls are never near-duplicates).
 // m is the decoded args (ledger.DecodeArgs) when decoded is set.
 func codeTextOf(args string, m ledger.ArgsObject, decoded bool) string {
+	if decoded {
+		return codeIn(m)
+	}
 	// Cheap screen first: most calls carry no code and need no decoding.
 	if !strings.Contains(args, `"code"`) && !strings.Contains(args, `"command"`) &&
 		!strings.Contains(args, `"cmd"`) && !strings.Contains(args, `"script"`) {
 		return ""
 	}
-	if !decoded {
-		m = ledger.DecodeArgs(args)
-	}
+	return codeIn(ledger.DecodeArgs(args))
+}
+
+func codeIn(m ledger.ArgsObject) string {
 	for _, k := range []string{"code", "command", "cmd", "script"} {
 		if s, ok := m[k].(string); ok && strings.TrimSpace(s) != "" {
 			return s

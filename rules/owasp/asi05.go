@@ -6,6 +6,7 @@ import (
 
 	"github.com/ledger-audit/ledger-audit/finding"
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
+	"github.com/ledger-audit/ledger-audit/rules/shell"
 )
 
 // ASI05 Unexpected Code Execution. Shell-level execution risks —
@@ -41,9 +42,16 @@ func (k *Checker) asi05(v *view) []finding.Finding {
 	if !ok {
 		return nil
 	}
-	code := v.a().str(keys...)
-	if code == "" {
+	full := v.a().str(keys...)
+	if full == "" {
 		return nil
+	}
+	// Python (these tools' default) comments run nothing: a payload
+	// described in a comment is not executed.
+	code := full
+	switch strings.ToLower(v.a().str("language", "lang")) {
+	case "", "python", "python3", "py":
+		code = shell.StripPythonComments(full)
 	}
 	if !mayExec(code) {
 		return nil
@@ -62,7 +70,7 @@ func (k *Checker) asi05(v *view) []finding.Finding {
 		return nil
 	}
 	msg := fmt.Sprintf("%s code %s a payload (%s) and executes it (%s)", v.c.Tool, kind, src, strings.TrimSpace(strings.TrimLeft(ex, "( \t")))
-	return []finding.Finding{finding.New(RuleDynamicCode, msg, evidence(v.c, excerpt(code, excerptRunes)))}
+	return []finding.Finding{finding.New(RuleDynamicCode, msg, evidence(v.c, excerpt(full, excerptRunes)))}
 }
 
 // execLiterals holds a literal that each alternative of execRE contains:

@@ -20,6 +20,8 @@ func TestDynamicCode(t *testing.T) {
 		{name: "download without executing", build: code("import requests\nprint(requests.get(u).status_code)")},
 		{name: "shell tools are the packs' job", build: func(s *script) { s.bash("echo cHJpbnQ= | base64 -d | python3") }},
 		{name: "a method named exec on an object", build: code("import base64\ncur.exec(base64.b64decode(q))")},
+		{name: "the payload only described in a comment", build: code("import base64\n# never exec(base64.b64decode(blob)) here\nprint(base64.b64decode(s))")},
+		{name: "exec after a comment line", want: 1, build: code("import base64  # decode it\nexec(base64.b64decode('cHJpbnQoMSk='))  # run")},
 	})
 }
 

@@ -143,7 +143,7 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		code = awkConcat(code)
 	}
 	if lang == "python" {
-		code = stripPyComments(code)
+		code = StripPythonComments(code)
 	}
 	vars := map[string]string{}
 	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
@@ -895,11 +895,11 @@ func dbClient(code string) string {
 	return ""
 }
 
-// stripPyComments drops Python comments: "# never call os.system('rm
+// StripPythonComments drops Python comments: "# never call os.system('rm
 // -rf /')" runs nothing, and the scanners below need not search prose.
 // A # inside a string literal (single, double or triple quoted, with
 // escapes) is kept. Code without comments is returned as is.
-func stripPyComments(code string) string {
+func StripPythonComments(code string) string {
 	if !strings.Contains(code, "#") {
 		return code
 	}

@@ -15,8 +15,8 @@ func TestStripPyComments(t *testing.T) {
 		{"a = '#' ; b = \"#\" # c", "a = '#' ; b = \"#\" "},
 	}
 	for _, tc := range cases {
-		if got := stripPyComments(tc.in); got != tc.want {
-			t.Errorf("stripPyComments(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := StripPythonComments(tc.in); got != tc.want {
+			t.Errorf("StripPythonComments(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
