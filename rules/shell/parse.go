@@ -534,6 +534,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	w.valueFrom = nil
 	for _, word := range ce.Args {
 		w.subst = nil
+		if lit, ok := plainWord(word); ok {
+			// The common case, without fields' one-element slice.
+			raw.fields = append(raw.fields, lit)
+			raw.unres = append(raw.unres, Unknown(lit))
+			raw.srcs = append(raw.srcs, nil)
+			continue
+		}
 		fs, unres := w.fields(word, c)
 		for _, f := range fs {
 			raw.fields = append(raw.fields, f)
@@ -791,6 +798,17 @@ func (w *walker) config(c *ctx) *expand.Config {
 	}
 }
 
+// plainWord returns a word that is one literal with nothing to expand
+// (no escapes, tilde, globs or braces): what it says is what it is.
+func plainWord(word *syntax.Word) (string, bool) {
+	if len(word.Parts) == 1 {
+		if lit, ok := word.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "\\~*?[{") {
+			return lit.Value, true
+		}
+	}
+	return "", false
+}
+
 // fields expands a word the way a command line does (quote removal,
 // parameter expansion, field splitting; no globbing). The bool reports
 // whether anything stayed unknown.
@@ -799,10 +817,8 @@ func (w *walker) fields(word *syntax.Word, c ctx) ([]string, bool) {
 		return nil, false
 	}
 	// Plain literal words (most of them) need no expansion machinery.
-	if len(word.Parts) == 1 {
-		if lit, ok := word.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "\\~*?[{") {
-			return []string{lit.Value}, false
-		}
+	if lit, ok := plainWord(word); ok {
+		return []string{lit}, false
 	}
 	return w.expandWord(word, c)
 }
