@@ -415,8 +415,14 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 	}
 	if pt, ok := str("patch", "input", "diff"); ok && (tool == "patch" || tool == "apply_patch") {
 		added := patchAdded(pt)
-		for _, mm := range patchFileRe.FindAllStringSubmatch(pt, 16) {
+		headers := patchFileRe.FindAllStringSubmatch(pt, 16)
+		for _, mm := range headers {
 			p := strings.TrimSpace(mm[1] + mm[2])
+			files = append(files, fileEvent{path: p, access: "write", content: added})
+			st.WriteFile(p, added, false, tool)
+		}
+		if p, ok := str(pathKeys...); ok && len(headers) == 0 && added != "" {
+			// A bare hunk for the file named by the call's own path.
 			files = append(files, fileEvent{path: p, access: "write", content: added})
 			st.WriteFile(p, added, false, tool)
 		}

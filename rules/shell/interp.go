@@ -2,6 +2,7 @@ package shell
 
 import (
 	"encoding/hex"
+	"maps"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -25,36 +26,39 @@ var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|os\.(?:exec|spawn)
 var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
 
 var (
-	pyAssignRe   = refilter.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
-	rmtreeRe     = refilter.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
-	removeRe     = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
-	openRe       = refilter.MustCompile(`\b(?:open|readfile|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
-	b64Re        = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
-	decoderRe    = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)`)
-	netReadRe    = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
-	wholeEnvRe   = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
-	envLoopRe    = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
-	execFileRe   = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
-	hexDecRe     = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
-	bufB64Re     = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
-	backtickRe   = refilter.MustCompile("`([^`]+)`")
-	qxRe         = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x\(([^)]+)\)`)
-	forkRe       = refilter.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
-	listStartRe  = refilter.MustCompile(`^\[\s*`)
-	fmtFieldRe   = refilter.MustCompile(`\{[^{}]*\}`)
-	netExecRe    = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
-	rRecursiveRe = refilter.MustCompile(`recursive\s*=\s*(TRUE|T)\b`)
-	getlineRe    = refilter.MustCompile(`\bgetline\s*\w*\s*<\s*"([^"]+)"`)
-	deleteCallRe = refilter.MustCompile(`\.unlink\(|\bunlink\(|\brmtree\(|\bos\.remove\(|\.rmdir\(|\bos\.unlink\(`)
-	walkRe       = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
-	osWalkRe     = refilter.MustCompile(`\bos\.walk\(\s*`)
-	dbNameRe     = refilter.MustCompile(`\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
-	sqlExecRe    = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw)\(\s*`)
-	sqlWipeRe    = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
-	dbHostRe     = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
-	fileWriteRe  = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*\w+\.write\(\s*`)
-	writeCallRe  = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
-	homePathRe   = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
+	pyAssignRe    = refilter.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
+	rmtreeRe      = refilter.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
+	removeRe      = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
+	openRe        = refilter.MustCompile(`\b(?:open|readfile|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	b64Re         = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
+	decoderRe     = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)`)
+	netReadRe     = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
+	wholeEnvRe    = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
+	envLoopRe     = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
+	execFileRe    = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
+	hexDecRe      = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
+	bufB64Re      = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
+	backtickRe    = refilter.MustCompile("`([^`]+)`")
+	qxRe          = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x\(([^)]+)\)`)
+	forkRe        = refilter.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
+	listStartRe   = refilter.MustCompile(`^\[\s*`)
+	fmtFieldRe    = refilter.MustCompile(`\{[^{}]*\}`)
+	netExecRe     = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
+	envKeysLoopRe = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b\s*(?:$|[^.])`)
+	envValueRe    = refilter.MustCompile(`os\.environ\s*\[|environ\.get\(|getenv\(|os\.environ\.(?:items|values)\(`)
+	pyForRe       = refilter.MustCompile(`\bfor\s+([A-Za-z_]\w*)\s+in\s+`)
+	rRecursiveRe  = refilter.MustCompile(`recursive\s*=\s*(TRUE|T)\b`)
+	getlineRe     = refilter.MustCompile(`\bgetline\s*\w*\s*<\s*"([^"]+)"`)
+	deleteCallRe  = refilter.MustCompile(`\.unlink\(|\bunlink\(|\brmtree\(|\bos\.remove\(|\.rmdir\(|\bos\.unlink\(`)
+	walkRe        = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
+	osWalkRe      = refilter.MustCompile(`\bos\.walk\(\s*`)
+	dbNameRe      = refilter.MustCompile(`\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
+	sqlExecRe     = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw)\(\s*`)
+	sqlWipeRe     = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
+	dbHostRe      = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
+	fileWriteRe   = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*\w+\.write\(\s*`)
+	writeCallRe   = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
+	homePathRe    = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
 	// Environment variables read by code: os.environ["X"],
 	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
 	// $ENV{X}, getenv("X"), System.getenv("X").
@@ -247,48 +251,63 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			add(codeItem{argv: []string{lang, p}, via: via + " exec(file)", text: clip(code[m[0]:], 200)})
 		}
 	}
-	for _, m := range rmtreeRe.FindAllStringIndex(code, -1) {
-		if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
-			add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
-		}
-	}
-	for _, m := range removeRe.FindAllStringIndex(code, -1) {
-		if p, n, ok := readPathExpr(code[m[1]:], vars); ok {
-			if args, _, _ := strings.Cut(code[m[1]+n:], ")"); rRecursiveRe.MatchString(args) {
-				// R: unlink("~", recursive = TRUE)
+	// The path-taking calls: deletes and reads.
+	scanPaths := func(vars map[string]string) {
+		for _, m := range rmtreeRe.FindAllStringIndex(code, -1) {
+			if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
-				continue
 			}
-			add(codeItem{argv: []string{"rm", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 		}
-	}
-	for _, m := range openRe.FindAllStringIndex(code, -1) {
-		rest := code[m[1]:]
-		if p, n, ok := readPathExpr(rest, vars); ok && looksLikePath(p) {
-			if metaOnly(code[:m[0]], rest[n:]) && !strings.Contains(code[m[0]:m[1]], "open") {
-				// os.path.exists(os.path.expanduser("~/.aws/credentials")):
-				// a path built to test, not to read.
-				continue
-			}
-			mode := strings.TrimLeft(rest[n:], " \t")
-			if strings.HasPrefix(mode, ",") {
-				m2, _, _ := readStrExpr(strings.TrimLeft(mode[1:], " \t"), vars)
-				if strings.ContainsAny(m2, "wa") {
-					// open(p, "a").write("..."), or "with open(p, 'a') as f:"
-					// then f.write("..."): the first literal written is
-					// what the file gets, as a shell redirect would.
-					if wm := fileWriteRe.FindStringIndex(rest[n:]); wm != nil {
-						if body, _, ok := readStrExpr(rest[n+wm[1]:], vars); ok {
-							add(codeItem{shell: writeShell(p, body, strings.Contains(m2, "a")), via: via + " open", text: clip(code[m[0]:], 200)})
-							continue
-						}
-					}
-					add(codeItem{argv: []string{"tee", p}, via: via + " open", text: clip(code[m[0]:], 200)})
+		for _, m := range removeRe.FindAllStringIndex(code, -1) {
+			if p, n, ok := readPathExpr(code[m[1]:], vars); ok {
+				if args, _, _ := strings.Cut(code[m[1]+n:], ")"); rRecursiveRe.MatchString(args) {
+					// R: unlink("~", recursive = TRUE)
+					add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 					continue
 				}
+				add(codeItem{argv: []string{"rm", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 			}
-			add(codeItem{argv: []string{"cat", p}, via: via + " open", text: clip(code[m[0]:], 200)})
 		}
+		for _, m := range openRe.FindAllStringIndex(code, -1) {
+			rest := code[m[1]:]
+			if p, n, ok := readPathExpr(rest, vars); ok && looksLikePath(p) {
+				if metaOnly(code[:m[0]], rest[n:]) && !strings.Contains(code[m[0]:m[1]], "open") {
+					// os.path.exists(os.path.expanduser("~/.aws/credentials")):
+					// a path built to test, not to read.
+					continue
+				}
+				mode := strings.TrimLeft(rest[n:], " \t")
+				if strings.HasPrefix(mode, ",") {
+					m2, _, _ := readStrExpr(strings.TrimLeft(mode[1:], " \t"), vars)
+					if strings.ContainsAny(m2, "wa") {
+						// open(p, "a").write("..."), or "with open(p, 'a') as f:"
+						// then f.write("..."): the first literal written is
+						// what the file gets, as a shell redirect would.
+						if wm := fileWriteRe.FindStringIndex(rest[n:]); wm != nil {
+							if body, _, ok := readStrExpr(rest[n+wm[1]:], vars); ok {
+								add(codeItem{shell: writeShell(p, body, strings.Contains(m2, "a")), via: via + " open", text: clip(code[m[0]:], 200)})
+								continue
+							}
+						}
+						add(codeItem{argv: []string{"tee", p}, via: via + " open", text: clip(code[m[0]:], 200)})
+						continue
+					}
+				}
+				add(codeItem{argv: []string{"cat", p}, via: via + " open", text: clip(code[m[0]:], 200)})
+			}
+		}
+	}
+	scanPaths(vars)
+	// for p in ['~/.aws/credentials', '~/.netrc']: print(open(p).read()):
+	// the calls are read once per value of the loop variable.
+	for _, lv := range pyLoopVars(code, vars) {
+		seen := len(out)
+		v2 := maps.Clone(vars)
+		for _, val := range lv.vals {
+			v2[lv.name] = val
+			scanPaths(v2)
+		}
+		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
 	}
 	// awk's getline < "FILE" reads the file.
 	for _, m := range getlineRe.FindAllStringSubmatch(code, 8) {
@@ -466,7 +485,10 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			break
 		}
 	}
-	if envLoopRe.MatchString(code) && printCallRe.MatchString(code) {
+	if m := envLoopRe.FindString(code); m != "" && printCallRe.MatchString(code) && (!envKeysLoopRe.MatchString(m) || envValueRe.MatchString(code)) {
+		// A loop over os.environ's keys alone prints names (sorted(k for
+		// k in os.environ if ...)); it dumps values when the code also
+		// reads them.
 		add(codeItem{argv: []string{lang, "env-dump"}, via: via + " env", notes: []string{"env-dump"}, text: clip(code, 200)})
 	}
 	if u := psDownloadRun(code); u != "" {
@@ -949,4 +971,38 @@ func StripPythonComments(code string) string {
 	}
 	b.WriteString(code[last:])
 	return b.String()
+}
+
+type pyLoop struct {
+	name string
+	vals []string
+}
+
+// pyLoopVars finds loops over a literal list: for NAME in [...] / (...).
+func pyLoopVars(code string, vars map[string]string) []pyLoop {
+	var out []pyLoop
+	for _, m := range pyForRe.FindAllStringSubmatchIndex(code, 4) {
+		if vals, ok := readList(code[m[1]:], vars); ok && len(vals) > 0 {
+			out = append(out, pyLoop{name: code[m[2]:m[3]], vals: vals[:min(len(vals), 8)]})
+		}
+	}
+	return out
+}
+
+// dedupeItems returns the items of add that old (and add itself) does
+// not already hold, compared by what they run.
+func dedupeItems(old, add []codeItem) []codeItem {
+	key := func(it codeItem) string { return it.shell + "\x00" + strings.Join(it.argv, "\x00") }
+	seen := map[string]bool{}
+	for _, it := range old {
+		seen[key(it)] = true
+	}
+	var out []codeItem
+	for _, it := range add {
+		if k := key(it); !seen[k] {
+			seen[k] = true
+			out = append(out, it)
+		}
+	}
+	return out
 }
