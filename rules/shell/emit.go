@@ -111,6 +111,16 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 		}
 	}
 
+	if base == "parallel" {
+		// "parallel ::: 'cmd one' 'cmd two'": with no command of its
+		// own, GNU parallel runs each argument as a shell command line.
+		if cmds, ok := parallelCommands(r.fields[1:]); ok {
+			for _, cl := range cmds {
+				w.sub(cl, c.with("parallel"), nil)
+			}
+			return "", false, ""
+		}
+	}
 	if nr, via, ok := unwrap(base, r); ok {
 		nr = nr.wrap(base)
 		nc := c.with(via)
@@ -674,30 +684,42 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	}
 }
 
-// pathLookup finds a bare program name in a PATH the session set, among
-// the files the session wrote: "export PATH=/tmp/bin:$PATH" after
-// writing /tmp/bin/ls makes a later "ls" run that file. Only
-// directories before the system ones count, as in a shell.
+// pathLookup finds a bare program name among the files the session wrote
+// or downloaded, searching the PATH the session set (or a usual one):
+// "export PATH=/tmp/bin:$PATH" after writing /tmp/bin/ls makes a later
+// "ls" run that file. The search stops at the system directories, where
+// the real program would be found first.
 func (w *walker) pathLookup(name string) string {
-	pathVar, ok := w.st.Vars["PATH"]
-	if !ok || name == "" || Unknown(name) {
+	if name == "" || Unknown(name) || len(w.st.Files) == 0 {
 		return ""
+	}
+	pathVar, ok := w.st.Vars["PATH"]
+	if !ok {
+		// The usual PATH of a user's shell: a program the session put
+		// in ~/bin or /usr/local/bin ("curl -o ~/bin/tool URL", then
+		// "tool") is what the bare name runs.
+		pathVar = defaultPath
 	}
 	for _, dir := range strings.Split(pathVar, ":") {
 		if dir == "" || Unknown(dir) {
 			continue
 		}
-		switch strings.TrimRight(dir, "/") {
-		case "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin":
-			return ""
-		}
 		p := strings.TrimRight(dir, "/") + "/" + name
 		if _, f := w.st.LookupFile(p); f != nil {
 			return p
 		}
+		switch strings.TrimRight(dir, "/") {
+		case "/usr/local/sbin", "/usr/sbin", "/usr/bin", "/sbin", "/bin":
+			// The system's own programs: past these, a name is found
+			// there, not in a directory listed later.
+			return ""
+		}
 	}
 	return ""
 }
+
+// defaultPath is the search path assumed when the session set none.
+const defaultPath = "~/.local/bin:~/bin:/usr/local/bin:/usr/bin:/bin"
 
 // stdinShell records a shell started without a script: it runs what its
 // standard input carries.
@@ -1472,4 +1494,22 @@ func writesOut(rs []Redirect) bool {
 		}
 	}
 	return false
+}
+
+// parallelCommands returns the command lines of "parallel [OPTIONS] :::
+// CMD...", when nothing but options comes before ":::".
+func parallelCommands(args []string) ([]string, bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == ":::":
+			return args[i+1:], i+1 < len(args)
+		case a == "-j" || a == "--jobs" || a == "-S" || a == "--sshlogin" || a == "--delay" || a == "--timeout" || a == "--joblog" || a == "--results":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
