@@ -304,6 +304,9 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if len(m.CodeFrom) > 0 && !sourcesMatch(c.CodeFrom, m.CodeFrom) {
 		return res, false
 	}
+	if len(m.ArgsFrom) > 0 && !sourcesMatch(c.ArgsFrom, m.ArgsFrom) {
+		return res, false
+	}
 	if len(m.StdinFrom) > 0 && !sourcesMatch(c.Stdin, m.StdinFrom) {
 		return res, false
 	}

@@ -78,8 +78,12 @@ type Matcher struct {
 	Writes     []string `yaml:"writes"`
 	CodeFrom   []string `yaml:"code_from"`
 	StdinFrom  []string `yaml:"stdin_from"`
-	StdinRe    string   `yaml:"stdin_regex"`
-	NotVia     []string `yaml:"not_via"`
+	// ArgsFrom: some argument is the output of one of these programs
+	// (a command substitution, or words xargs read from a pipe:
+	// "lsblk -dpno NAME | xargs wipefs -a").
+	ArgsFrom []string `yaml:"args_from"`
+	StdinRe  string   `yaml:"stdin_regex"`
+	NotVia   []string `yaml:"not_via"`
 	// ReadFrom limits reads to "args" or "stdin" ("<" redirects); both
 	// by default.
 	ReadFrom  string   `yaml:"read_from"`
@@ -407,7 +411,7 @@ func (m *Matcher) compile() error {
 // match everything).
 func (m *Matcher) Empty() bool {
 	return len(m.Programs)+len(m.Subcommand)+len(m.FlagsAny)+len(m.FlagsAll)+len(m.ArgsAny)+
-		len(m.Targets)+len(m.Reads)+len(m.Writes)+len(m.CodeFrom)+len(m.StdinFrom)+len(m.Notes)+len(m.Via)+len(m.Paths)+len(m.PatternAny) == 0 &&
+		len(m.Targets)+len(m.Reads)+len(m.Writes)+len(m.CodeFrom)+len(m.StdinFrom)+len(m.ArgsFrom)+len(m.Notes)+len(m.Via)+len(m.Paths)+len(m.PatternAny) == 0 &&
 		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == "" && m.StdinRe == "" && m.UnknownRe == ""
 }
 

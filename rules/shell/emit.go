@@ -111,6 +111,15 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 		}
 	}
 
+	if base == "flock" {
+		// "flock LOCKFILE -c 'CMD'": the command line runs in a shell.
+		for i, a := range r.fields[1:] {
+			if (a == "-c" || a == "--command") && i+2 < len(r.fields) {
+				w.sub(r.fields[i+2], c.with("flock -c"), nil)
+				return "", false, ""
+			}
+		}
+	}
 	if base == "parallel" {
 		// "parallel ::: 'cmd one' 'cmd two'": with no command of its
 		// own, GNU parallel runs each argument as a shell command line.
@@ -286,6 +295,13 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	for i, u := range args.unres {
 		if u {
 			cmd.Unresolved = append(cmd.Unresolved, i)
+		}
+	}
+	for _, srcs := range args.srcs {
+		for _, s := range srcs {
+			if !containsSource(cmd.ArgsFrom, s) {
+				cmd.ArgsFrom = append(cmd.ArgsFrom, s)
+			}
 		}
 	}
 	if len(w.st.Origins) > 0 {
@@ -1512,4 +1528,13 @@ func parallelCommands(args []string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+func containsSource(list []Source, s Source) bool {
+	for _, x := range list {
+		if x.Kind == s.Kind && x.Name == s.Name && x.Text == s.Text {
+			return true
+		}
+	}
+	return false
 }

@@ -867,6 +867,7 @@ func (w *walker) fields(word *syntax.Word, c ctx) ([]string, bool) {
 // config takes c's address: in fields itself that would move every
 // call's ctx to the heap, plain literal words included.
 func (w *walker) expandWord(word *syntax.Word, c ctx) ([]string, bool) {
+	word = w.unsetDefaults(word)
 	fs, err := expandFields(w.config(&c), word)
 	if err != nil {
 		// Arithmetic errors and the like: keep the literal text so the
@@ -902,7 +903,7 @@ func (w *walker) literal(word *syntax.Word, c ctx) (s string) {
 			s = wordText(word, c)
 		}
 	}()
-	s, err := expand.Literal(w.config(&c), word)
+	s, err := expand.Literal(w.config(&c), w.unsetDefaults(word))
 	if err != nil {
 		return wordText(word, c)
 	}
@@ -928,4 +929,78 @@ func wordText(word *syntax.Word, c ctx) string {
 		return c.src[a:b]
 	}
 	return ""
+}
+
+// unsetDefaults reads "${NAME:-default}" (and "-", ":=", "=") of a
+// variable the session never set as its default: nothing says NAME is
+// set when the command runs, and "rm -rf "${TARGET:-/}"" is written for
+// the case where it is not. Known variables expand as usual. The word is
+// copied only when something is replaced.
+func (w *walker) unsetDefaults(word *syntax.Word) *syntax.Word {
+	if word == nil {
+		return nil
+	}
+	parts, changed := w.defaultParts(word.Parts)
+	if !changed {
+		return word
+	}
+	nw := *word
+	nw.Parts = parts
+	return &nw
+}
+
+func (w *walker) defaultParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+	var out []syntax.WordPart
+	changed := false
+	for i, p := range parts {
+		var repl []syntax.WordPart
+		switch x := p.(type) {
+		case *syntax.ParamExp:
+			if x.Exp != nil && x.Exp.Word != nil && x.Param != nil && x.Index == nil && !x.Excl && !x.Length && w.unsetVar(x.Param.Value) {
+				switch x.Exp.Op {
+				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+					repl = x.Exp.Word.Parts
+					if inner, ok := w.defaultParts(repl); ok {
+						repl = inner
+					}
+				}
+			}
+		case *syntax.DblQuoted:
+			if inner, ok := w.defaultParts(x.Parts); ok {
+				dq := *x
+				dq.Parts = inner
+				repl = []syntax.WordPart{&dq}
+			}
+		}
+		if repl == nil {
+			if changed {
+				out = append(out, p)
+			}
+			continue
+		}
+		if !changed {
+			out = append(out, parts[:i]...)
+			changed = true
+		}
+		out = append(out, repl...)
+	}
+	if !changed {
+		return parts, false
+	}
+	return out, true
+}
+
+// unsetVar reports whether name is an ordinary variable the session has
+// not set (what env.Get answers with an unknown).
+func (w *walker) unsetVar(name string) bool {
+	if name == "" || !(name[0] == '_' || name[0] >= 'A' && name[0] <= 'Z' || name[0] >= 'a' && name[0] <= 'z') {
+		return false
+	}
+	switch name {
+	case "HOME", "IFS", "PWD", "SHELL", "BASH", "TMPDIR", "TMP", "TEMP", "PPID", "RANDOM", "LINENO", "SECONDS", "UID", "EUID":
+		return false
+	}
+	_, v := w.st.Vars[name]
+	_, a := w.st.Arrays[name]
+	return !v && !a
 }

@@ -87,6 +87,10 @@ type Command struct {
 	// ("TOKEN=$(gh auth token)", then "curl -d t=$TOKEN URL"): what the
 	// arguments carry, read as if written inline.
 	ValueFrom []string
+	// ArgsFrom are the commands whose output became arguments: the
+	// command substitutions in the words, and the upstream of a pipe
+	// whose words xargs appended.
+	ArgsFrom []Source
 }
 
 // AssignName is the Name of the pseudo-command recorded for a bare

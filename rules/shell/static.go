@@ -54,8 +54,22 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		if len(f) == 0 {
 			return "", true
 		}
-		s, _, err := expand.Format(&expand.Config{}, f[0], f[1:])
-		return s, err == nil
+		// The format is reused while arguments remain: printf '%s ' rm
+		// -rf /var prints "rm -rf /var ".
+		var b strings.Builder
+		rest := f[1:]
+		for i := 0; i < 64; i++ {
+			s, n, err := expand.Format(&expand.Config{}, f[0], rest)
+			if err != nil {
+				return "", false
+			}
+			b.WriteString(s)
+			if n <= 0 || n >= len(rest) {
+				break
+			}
+			rest = rest[n:]
+		}
+		return b.String(), true
 	case "cat", "tee":
 		if name == "cat" && len(args) > 0 {
 			var b strings.Builder

@@ -26,6 +26,7 @@ var wrappers = map[string]wrapper{
 	"pkexec":        {longArgs: []string{"--user"}},
 	"env":           {argOpts: "uCS", longArgs: []string{"--unset", "--chdir", "--split-string"}, assigns: true},
 	"nohup":         {},
+	"flock":         {argOpts: "wE", longArgs: []string{"--timeout", "--wait", "--conflict-exit-code"}, operands: 1},
 	"nice":          {argOpts: "n", longArgs: []string{"--adjustment"}, dashNum: true},
 	"ionice":        {argOpts: "cnpPu", longArgs: []string{"--class", "--classdata"}},
 	"time":          {argOpts: "fo", longArgs: []string{"--format", "--output"}},
