@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/ledger-audit/ledger-audit/finding"
 	"github.com/ledger-audit/ledger-audit/rules/owasp"
@@ -13,9 +14,26 @@ import (
 // policy replay can never disagree about what a command is.
 var PosturePacks = []string{"default", "strict"}
 
-// postureEngine loads the posture packs that this build embeds (default
-// always; strict when present).
+// postureEngine returns the engine over the posture packs that this
+// build embeds (default always; strict when present). They are loaded
+// once per process: compiling them is about 70 ms, an audit asked for
+// them up to three times (engine, rule list, suppression check), and an
+// engine and its packs are never changed after loading.
 func postureEngine() (*policy.Engine, []*policy.Pack, error) {
+	postureCache.once.Do(func() {
+		postureCache.engine, postureCache.packs, postureCache.err = loadPostureEngine()
+	})
+	return postureCache.engine, postureCache.packs, postureCache.err
+}
+
+var postureCache struct {
+	once   sync.Once
+	engine *policy.Engine
+	packs  []*policy.Pack
+	err    error
+}
+
+func loadPostureEngine() (*policy.Engine, []*policy.Pack, error) {
 	have := map[string]bool{}
 	for _, n := range policy.BuiltinNames() {
 		have[n] = true

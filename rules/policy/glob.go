@@ -20,12 +20,20 @@ type glob struct {
 	// test that rejects most candidates before the regexp runs (packs
 	// hold a hundred globs; a check must stay well under 100 µs).
 	prefix, suffix string
+	literal        bool // no metacharacters: re is nil, match is equality
 }
 
 func compileGlob(pat string, isPath bool) (*glob, error) {
 	g := &glob{src: pat}
 	if isPath && !strings.Contains(pat, "/") {
 		g.baseOnly = true
+	}
+	const meta = "*?[]{},\\"
+	if !strings.ContainsAny(pat, meta) {
+		// A literal (most program names and many paths): equality, with
+		// no regexp to compile at load or run per match.
+		g.prefix, g.literal = pat, true
+		return g, nil
 	}
 	var b strings.Builder
 	b.WriteString("^")
@@ -100,19 +108,23 @@ func compileGlob(pat string, isPath bool) (*glob, error) {
 		return nil, err
 	}
 	g.re = re
-	const meta = "*?[]{},\\"
-	if i := strings.IndexAny(pat, meta); i >= 0 {
-		g.prefix = pat[:i]
-		g.suffix = pat[strings.LastIndexAny(pat, meta)+1:]
-	} else {
-		g.prefix = pat
-	}
+	i := strings.IndexAny(pat, meta)
+	g.prefix = pat[:i]
+	g.suffix = pat[strings.LastIndexAny(pat, meta)+1:]
 	return g, nil
 }
 
 func (g *glob) match(s string) bool {
 	if g.baseOnly {
 		s = path.Base(s)
+	}
+	return g.matchFull(s)
+}
+
+// matchFull matches the whole of s, without the basename rule.
+func (g *glob) matchFull(s string) bool {
+	if g.literal {
+		return s == g.src
 	}
 	if !strings.HasPrefix(s, g.prefix) || !strings.HasSuffix(s, g.suffix) {
 		return false

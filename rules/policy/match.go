@@ -719,8 +719,8 @@ func wildReadsUncached(np string) []string {
 		if !rooted && !crel && strings.Contains(np, "/") {
 			continue
 		}
-		if g.re.MatchString(c) || (!strings.Contains(np, "/") && g.re.MatchString(path.Base(c))) ||
-			strings.HasPrefix(np, "/") && strings.HasPrefix(c, "~/") && (g.re.MatchString("/home/user"+c[1:]) || g.re.MatchString("/root"+c[1:])) {
+		if g.matchFull(c) || (!strings.Contains(np, "/") && g.matchFull(path.Base(c))) ||
+			strings.HasPrefix(np, "/") && strings.HasPrefix(c, "~/") && (g.matchFull("/home/user"+c[1:]) || g.matchFull("/root"+c[1:])) {
 			out = append(out, c)
 		}
 	}
