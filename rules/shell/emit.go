@@ -551,6 +551,20 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: a, Text: file.Content})
 			}
 		}
+	case name == "socat":
+		// socat's FILE:/OPEN:/GOPEN: addresses are files it reads (or
+		// writes): "socat -u FILE:~/.pgpass TCP:host:9000" sends one.
+		for _, a := range args.fields {
+			kind, rest, ok := strings.Cut(a, ":")
+			if !ok || rest == "" {
+				continue
+			}
+			switch strings.ToUpper(kind) {
+			case "FILE", "OPEN", "GOPEN", "CREATE":
+				p, _, _ := strings.Cut(rest, ",")
+				w.emit(newRaw([]string{"cat", p}), c.with("socat"), stdinInfo{})
+			}
+		}
 	case sqlFileFlags[name] != nil:
 		// "psql -h prod -f wipe.sql" after writing wipe.sql: the file is
 		// the client's input, as "psql < wipe.sql" would be.

@@ -270,7 +270,14 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		}
 		for _, m := range openRe.FindAllStringIndex(code, -1) {
 			rest := code[m[1]:]
-			if p, n, ok := readPathExpr(rest, vars); ok && looksLikePath(p) {
+			callee := strings.TrimRight(code[m[0]:m[1]], "( \t")
+			if lang == "perl" && callee == "open" {
+				// open(FH, "<", PATH), open(my $fh, '<', PATH).
+				if k := perlOpenHandleRe.FindStringIndex(rest); k != nil {
+					rest = rest[k[1]:]
+				}
+			}
+			if p, n, ok := readPathExpr(rest, vars); ok && (looksLikePath(p) || openedName(callee, p)) {
 				if metaOnly(code[:m[0]], rest[n:]) && !strings.Contains(code[m[0]:m[1]], "open") {
 					// os.path.exists(os.path.expanduser("~/.aws/credentials")):
 					// a path built to test, not to read.
@@ -377,7 +384,7 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	}
 	for _, m := range homePathRe.FindAllStringIndex(code, -1) {
 		if p, n, ok := readPathExpr(code[m[0]:], vars); ok && p != "~" {
-			if metaOnly(code[:m[0]], code[m[0]+n:]) {
+			if metaOnly(code[:m[0]], code[m[0]+n:]) || listingOnly(code, code[m[0]+n:]) {
 				continue
 			}
 			add(codeItem{argv: []string{"cat", p}, via: via + " path", text: clip(code[m[0]:], 200)})
@@ -881,7 +888,10 @@ var (
 	metaCallRe = refilter.MustCompile(`\b(?:exists|isfile|isdir|islink|lexists|getsize|getmtime|getctime|stat|lstat|access|existsSync|statSync|lstatSync|accessSync|file_exists|is_file|is_dir|is_readable|filesize|filemtime|exist\?|file\?|size\?|directory\?)\s*\(\s*$`)
 	// metaMethodRe starts the code after a Path(...) expression whose
 	// only use is a metadata method: Path("~/.ssh/id_rsa").exists().
-	metaMethodRe = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
+	listMethodRe     = refilter.MustCompile(`^\s*\)*\s*\.\s*(?:iterdir|glob|rglob|listdir|scandir)\s*\(`)
+	contentReadRe    = refilter.MustCompile(`\.read_(?:text|bytes)\(|\bopen\s*\(|\.read\(\)|readFileSync|copyfile|copy2?\(|copytree|tarfile|zipfile|make_archive`)
+	perlOpenHandleRe = refilter.MustCompile(`^\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
+	metaMethodRe     = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
 )
 
 // metaOnly reports whether a path expression between before and after
@@ -891,6 +901,24 @@ func metaOnly(before, after string) bool {
 	b := strings.TrimRight(before, " \t")
 	b = strings.TrimRight(b, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 	return metaCallRe.MatchString(b) || metaMethodRe.MatchString(after)
+}
+
+// listingOnly: a directory's entries are listed (iterdir, glob, listdir)
+// and nothing in the code reads a file's content, so only names are
+// printed: sorted(p.name for p in (Path.home()/'.ssh').iterdir()).
+func listingOnly(code, after string) bool {
+	return listMethodRe.MatchString(after) && !contentReadRe.MatchString(code)
+}
+
+// openedName: a plain file name (no directory) given to open() or a
+// file-reading call is still a path, relative to where the code runs:
+// after "cd ~/.ssh", open('id_rsa') reads the key.
+func openedName(callee, p string) bool {
+	switch callee {
+	case "open", "io.open", "codecs.open", "fopen", "readFileSync", "readFile", "File.read", "IO.read", "file_get_contents", "readLines", "readfile":
+		return p != "" && len(p) < 128 && !strings.ContainsAny(p, " \t\n\x00*?") && !Unknown(p)
+	}
+	return false
 }
 
 // writeShell is the shell form of interpreter code writing body to p, so
