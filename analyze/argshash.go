@@ -38,6 +38,17 @@ func canonicalArgs(args string) string {
 	return args
 }
 
+// argsDigestOf is argsDigest(canonicalArgs(args)) without building the
+// canonical text as a string: the parser's buffer is hashed in place.
+func argsDigestOf(args string) [32]byte {
+	p := canonPool.Get().(*canonParser)
+	defer canonPool.Put(p)
+	if canon, ok := p.canonical(args); ok {
+		return sha256.Sum256(canon)
+	}
+	return argsDigest(canonicalArgs(args))
+}
+
 func sha256Hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])

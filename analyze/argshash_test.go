@@ -28,6 +28,10 @@ func TestArgsHashMatchesLedger(t *testing.T) {
 			c2, ok2 := ledger.CanonicalJSON(s)
 			t.Errorf("argsHash(%q) differs from ledger.ArgsHash:\nfast %v %q\nslow %v %q", s, ok1, c1, ok2, c2)
 		}
+		// The audit hashes the parser's buffer in place: same digest.
+		if got, want := argsDigestOf(s), argsDigest(canonicalArgs(s)); got != want {
+			t.Errorf("argsDigestOf(%q) differs from the digest of canonicalArgs", s)
+		}
 	}
 	// Deep nesting goes the slow way and still agrees.
 	deep := ""
@@ -51,6 +55,9 @@ func FuzzArgsHash(f *testing.F) {
 			c1, ok1 := fastCanonical(s)
 			c2, ok2 := ledger.CanonicalJSON(s)
 			t.Fatalf("argsHash(%q):\nfast %v %q\nslow %v %q", s, ok1, c1, ok2, c2)
+		}
+		if got, want := argsDigestOf(s), argsDigest(canonicalArgs(s)); got != want {
+			t.Fatalf("argsDigestOf(%q) differs from the digest of canonicalArgs", s)
 		}
 	})
 }

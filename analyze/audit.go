@@ -107,7 +107,7 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 				la.findings = append(la.findings, owasp.FromHit(h, c))
 			}
 		}
-		la.findings = append(la.findings, rules.ObserveDecoded(c, it.hits, it.canon, &it.sum, it.args)...)
+		la.findings = append(la.findings, rules.ObserveDecoded(c, it.hits, &it.sum, it.args)...)
 	}, nil)
 	commands := newStage(func(it *auditItem) {
 		c := it.rec.Call
@@ -127,7 +127,7 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 			la.observeEvent(rec.Event)
 			return
 		}
-		loops.observePrepared(rec, it.canon, &it.sum, it.args)
+		loops.observePrepared(rec, &it.sum, it.args)
 		la.observeCall(rec.Call)
 	}, nil)
 	batch := make([]auditItem, 0, auditBatch)
@@ -142,8 +142,7 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 			// hash the canonical arguments, and the policy replay and the
 			// posture rules both read argument fields: canonicalise and
 			// decode once, here, off the busiest stage.
-			it.canon = canonicalArgs(rec.Call.Args)
-			it.sum = argsDigest(it.canon)
+			it.sum = argsDigestOf(rec.Call.Args)
 			it.args = ledger.DecodeArgs(rec.Call.Args)
 		}
 		if batch = append(batch, it); len(batch) == auditBatch {
@@ -180,10 +179,9 @@ func auditLedger(path string, o AuditOptions) (*ledgerAudit, error) {
 
 // auditItem is one record on its way through the audit's stages.
 type auditItem struct {
-	rec   ledger.Record
-	canon string            // canonical arguments of a call
-	sum   [32]byte          // their sha256 (ledger.ArgsHash), for both call signatures
-	args  ledger.ArgsObject // its decoded arguments (read-only)
+	rec  ledger.Record
+	sum  [32]byte          // sha256 of the canonical arguments (ledger.ArgsHash), for both call signatures
+	args ledger.ArgsObject // its decoded arguments (read-only)
 	// hits are the policy replay's, written by its stage before the batch
 	// moves on to the posture rules; no other stage reads them.
 	hits []policy.Hit

@@ -57,10 +57,10 @@ type LoopTracker struct {
 	report   *LoopReport
 	findings []finding.Finding
 	scratch  []decision
-	// canon, when set, is canonicalArgs of the call being observed,
-	// computed once by Audit and shared with the posture rules.
-	canon    string
-	sum      *[32]byte // argsDigest(canon)
+	// sum, when set, is the sha256 of the canonical arguments of the call
+	// being observed, computed once by Audit and shared with the posture
+	// rules.
+	sum      *[32]byte
 	hasCanon bool
 	// args are the caller's decoded arguments while observePrepared runs.
 	args    ledger.ArgsObject
@@ -173,18 +173,18 @@ func (s *loopSession) resetTurnEpisodes() {
 // caller already has.
 func (t *LoopTracker) observeCanonical(rec ledger.Record, canon string) {
 	sum := argsDigest(canon)
-	t.canon, t.sum, t.hasCanon = canon, &sum, true
+	t.sum, t.hasCanon = &sum, true
 	t.Observe(rec)
-	t.canon, t.sum, t.hasCanon = "", nil, false
+	t.sum, t.hasCanon = nil, false
 }
 
 // observePrepared is observeCanonical for a caller that has also decoded
 // the arguments (ledger.DecodeArgs); the map is only read.
-func (t *LoopTracker) observePrepared(rec ledger.Record, canon string, sum *[32]byte, args ledger.ArgsObject) {
+func (t *LoopTracker) observePrepared(rec ledger.Record, sum *[32]byte, args ledger.ArgsObject) {
 	t.args, t.hasArgs = args, true
-	t.canon, t.sum, t.hasCanon = canon, sum, true
+	t.sum, t.hasCanon = sum, true
 	t.Observe(rec)
-	t.canon, t.sum, t.hasCanon = "", nil, false
+	t.sum, t.hasCanon = nil, false
 	t.args, t.hasArgs = nil, false
 }
 

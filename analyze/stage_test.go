@@ -12,10 +12,10 @@ import (
 // stages have stopped (the reader is never left blocked).
 func TestStagesKeepOrderAndReraisePanics(t *testing.T) {
 	var seenA, seenB []int64
-	b := newStage(func(it *auditItem) { seenB = append(seenB, it.rec.Call.ID+int64(len(it.canon))) }, nil)
+	b := newStage(func(it *auditItem) { seenB = append(seenB, it.rec.Call.ID+int64(it.sum[0])) }, nil)
 	a := newStage(func(it *auditItem) {
 		seenA = append(seenA, it.rec.Call.ID)
-		it.canon = "xx" // visible to b, which runs after a on this batch
+		it.sum[0] = 2 // visible to b, which runs after a on this batch
 	}, b)
 	for i := 0; i < 10; i++ {
 		batch := make([]auditItem, 0, 3)

@@ -130,12 +130,12 @@ func (k *Checker) ObserveCanonical(c *ledger.Call, hits []policy.Hit, canonArgs 
 	return k.observe(c, hits, canonArgs, nil, true, nil, false)
 }
 
-// ObserveDecoded is ObserveCanonical for a caller that has also decoded
-// the arguments once with ledger.DecodeArgs(c.Args) for every analysis
-// and hashed the canonical text (sum, the sha256 of canonArgs; nil to
-// have it computed here).
-func (k *Checker) ObserveDecoded(c *ledger.Call, hits []policy.Hit, canonArgs string, sum *[32]byte, args ledger.ArgsObject) []finding.Finding {
-	return k.observe(c, hits, canonArgs, sum, true, args, true)
+// ObserveDecoded is Observe for a caller that has decoded the arguments
+// once with ledger.DecodeArgs(c.Args) for every analysis and hashed
+// their canonical text (sum: the sha256 of ledger.CanonicalJSON(c.Args),
+// or of c.Args when it is not JSON, as ledger.ArgsHash hashes).
+func (k *Checker) ObserveDecoded(c *ledger.Call, hits []policy.Hit, sum *[32]byte, args ledger.ArgsObject) []finding.Finding {
+	return k.observe(c, hits, "", sum, sum != nil, args, true)
 }
 
 func (k *Checker) observe(c *ledger.Call, hits []policy.Hit, canon string, sum *[32]byte, hasCanon bool, args ledger.ArgsObject, hasArgs bool) []finding.Finding {
