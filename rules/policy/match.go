@@ -353,6 +353,9 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if m.argsNotRe != nil && m.argsNotRe.MatchString(v.str) {
 		return res, false
 	}
+	if m.envRe != nil && !anyMatch(m.envRe, c.Env) {
+		return res, false
+	}
 	if m.envNotRe != nil {
 		for _, e := range c.Env {
 			if m.envNotRe.MatchString(e) {

@@ -108,7 +108,10 @@ type Matcher struct {
 	UnknownRe string `yaml:"unknown_regex"`
 	// EnvNotRe: no NAME=value assignment made for the command alone
 	// ("RAILS_ENV=test rails db:reset") matches.
-	EnvNotRe  string   `yaml:"env_not_regex"`
+	EnvNotRe string `yaml:"env_not_regex"`
+	// EnvRe: some NAME=value of the command's environment (its own
+	// assignments and the selectors set earlier in the session) matches.
+	EnvRe     string   `yaml:"env_regex"`
 	Paths     []string `yaml:"paths"`
 	Access    string   `yaml:"access"`
 	ContentRe string   `yaml:"content_regex"`
@@ -117,10 +120,10 @@ type Matcher struct {
 	// printed is a count or the names, not the secret).
 	IntoNotRe string `yaml:"into_not_regex"`
 
-	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, unknownRe, intoNotRe *refilter.Regexp
-	targets, except, reads, writes, paths                                         []*glob
-	programs, subcmd                                                              []*glob
-	argsAny, argsNone, via, notVia                                                []*glob
+	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, envRe, unknownRe, intoNotRe *refilter.Regexp
+	targets, except, reads, writes, paths                                                []*glob
+	programs, subcmd                                                                     []*glob
+	argsAny, argsNone, via, notVia                                                       []*glob
 }
 
 //go:embed packs/*.yaml
@@ -348,6 +351,9 @@ func (m *Matcher) compile() error {
 	if m.intoNotRe, err = re(m.IntoNotRe); err != nil {
 		return err
 	}
+	if m.envRe, err = re(m.EnvRe); err != nil {
+		return err
+	}
 	if m.envNotRe, err = re(m.EnvNotRe); err != nil {
 		return err
 	}
@@ -412,7 +418,7 @@ func (m *Matcher) compile() error {
 func (m *Matcher) Empty() bool {
 	return len(m.Programs)+len(m.Subcommand)+len(m.FlagsAny)+len(m.FlagsAll)+len(m.ArgsAny)+
 		len(m.Targets)+len(m.Reads)+len(m.Writes)+len(m.CodeFrom)+len(m.StdinFrom)+len(m.ArgsFrom)+len(m.Notes)+len(m.Via)+len(m.Paths)+len(m.PatternAny) == 0 &&
-		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == "" && m.StdinRe == "" && m.UnknownRe == ""
+		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == "" && m.StdinRe == "" && m.UnknownRe == "" && m.EnvRe == ""
 }
 
 func baseOf(s string) string { return path.Base(s) }

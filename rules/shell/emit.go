@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -246,7 +247,17 @@ func stdinText(in stdinInfo) string {
 // envSelectors are the variables frameworks read to pick the environment
 // or database they act on.
 var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
-	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI"}
+	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI",
+	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST"}
+
+func isSelector(name string) bool {
+	for _, s := range envSelectors {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
 
 // withSelectors adds to a command's own assignments the environment
 // selectors set earlier in the session ("export DATABASE_URL=...localhost
@@ -257,7 +268,10 @@ func (w *walker) withSelectors(env []string) []string {
 	for _, name := range envSelectors {
 		v, ok := w.st.Vars[name]
 		if !ok {
-			continue
+			// Written to a .env file the framework loads.
+			if v, ok = w.st.FileEnv[name]; !ok {
+				continue
+			}
 		}
 		own := false
 		for _, e := range env {
@@ -314,10 +328,20 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 			}
 		}
 		for _, a := range cmd.Args {
+			if i := strings.Index(a, "@"); i >= 0 && (i == 0 || a[i-1] == '=') {
+				// curl -F f=@FILE, --data-binary @FILE: the file is read.
+				check(a[i+1:])
+			}
 			if !strings.HasPrefix(a, "-") {
 				check(a)
 				if t := w.st.throughLink(a); t != "" {
 					cmd.Through = append(cmd.Through, t)
+				} else if followsLinks[base] {
+					// chmod/chown act on what a link on the command line
+					// points to, not on the link.
+					if o, ok := w.st.Links[CleanPath(a)]; ok {
+						cmd.Through = append(cmd.Through, o)
+					}
 				}
 			}
 		}
@@ -335,6 +359,42 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	}
 	w.out = append(w.out, cmd)
 	return cmd
+}
+
+// resendValues walks again, as substitutions of the command using them,
+// the substitutions that a network sender's variables were assigned from
+// (KEY=$(base64 ~/.ssh/id_ed25519) earlier, now curl -d "k=$KEY"): what
+// they read is what leaves, not only what a variable holds. It runs
+// after the call's commands are recorded, which later code may still
+// update in place.
+func (w *walker) resendValues(cmds []Command, c ctx) {
+	var texts []string
+	for _, cmd := range cmds {
+		if !netSenders[cmd.Name] {
+			continue
+		}
+		for _, vf := range cmd.ValueFrom {
+			if strings.HasPrefix(vf, "$(") && strings.HasSuffix(vf, ")") && !contains(texts, vf) {
+				texts = append(texts, vf)
+			}
+		}
+	}
+	for _, t := range texts {
+		w.sub(t[2:len(t)-1], c.with("$(...)"), nil)
+	}
+}
+
+// sourceLineRe finds a shell line sourcing a file: "source F", ". F".
+var sourceLineRe = regexp.MustCompile(`(?:^|[;&|]\s*|\s)(?:source|\.)\s+["']?([^\s;&|"']+)`)
+
+// followsLinks are programs that act on the target of a symbolic link
+// named on their command line.
+var followsLinks = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "setfacl": true, "chattr": true}
+
+// netSenders send their arguments' data over the network.
+var netSenders = map[string]bool{
+	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+	"http": true, "https": true, "xh": true, "telnet": true,
 }
 
 func contains(list []string, s string) bool {
@@ -466,7 +526,8 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 	case name == "npm" && len(args.fields) >= 2 && args.fields[0] == "pkg" && args.fields[1] == "set":
 		w.runTask(cmd, c)
-	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just" || name == "pip" || name == "pip3" || name == "uv" || name == "pipx":
+	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just" || name == "pip" || name == "pip3" || name == "uv" || name == "pipx" ||
+		name == "invoke" || name == "inv" || name == "fab" || name == "task" || name == "go-task" || name == "direnv":
 		if len(w.st.Files) > 0 {
 			w.runTask(cmd, c)
 		}
@@ -549,6 +610,14 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		for _, a := range args.fields {
 			if _, file := w.st.LookupFile(a); file != nil && !file.Downloaded && !strings.HasPrefix(a, "-") {
 				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: a, Text: file.Content})
+			}
+		}
+	case (name == "echo" || name == "printf") && writesOut(cmd.Redirects):
+		// echo 'source ~/.config/x/init.sh' >> ~/.profile after writing
+		// init.sh: the line plants what that file holds.
+		for _, m := range sourceLineRe.FindAllStringSubmatch(strings.Join(args.fields, " "), 4) {
+			if _, file := w.st.LookupFile(m[1]); file != nil && !file.Downloaded {
+				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: m[1], Text: file.Content})
 			}
 		}
 	case name == "socat":
@@ -637,7 +706,11 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 	case name == "ssh":
 		if rest := sshRemote(args.fields); rest != "" {
-			w.sub(rest, c.with("ssh"), nil)
+			// The remote command reads ssh's standard input: "ssh host
+			// 'bash -s' < script.sh" runs the script there.
+			cc := c.with("ssh")
+			cc.stdin = in
+			w.sub(rest, cc, nil)
 		}
 	case name == "pwsh" || name == "powershell" || name == "powershell.exe" || name == "pwsh.exe":
 		script := false

@@ -619,7 +619,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		raw = wr.wrap("powershell")
 	}
 	raw.redirects = reds
+	start := len(w.out)
 	out, known, downloader := w.emit(raw, c, in)
+	if len(raw.valueFrom) > 0 && len(w.out) > start {
+		w.resendValues(w.out[start:], c)
+	}
 	for _, of := range outFiles {
 		if Unknown(of.Target) || strings.HasPrefix(of.Target, "/dev/") && !strings.HasPrefix(of.Target, "/dev/shm/") {
 			continue
@@ -816,6 +820,10 @@ func (w *walker) config(c *ctx) *expand.Config {
 						saved = append(saved, src)
 					}
 				}
+				// bash <(cat /tmp/i) after curl -o /tmp/i URL.
+				if passThrough[cmd.Name] && w.readsDownload(cmd.Args) {
+					saved = append(saved, Source{Kind: "download", Name: cmd.Name, Text: cmd.String()})
+				}
 			}
 			w.subst = saved
 			if known {
@@ -831,6 +839,10 @@ func (w *walker) config(c *ctx) *expand.Config {
 			w.procOut, w.procKnown = w.stmts(ps.Stmts, c.with("<(...)"))
 			for _, cmd := range w.out[start:] {
 				saved = append(saved, Source{Kind: "procsubst", Name: cmd.Name, Args: cmd.Args, Text: cmd.String()})
+				// bash <(cat /tmp/i) after curl -o /tmp/i URL.
+				if passThrough[cmd.Name] && w.readsDownload(cmd.Args) {
+					saved = append(saved, Source{Kind: "download", Name: cmd.Name, Text: cmd.String()})
+				}
 			}
 			w.subst = saved
 			return unkOpen + "$()" + unkClose, nil

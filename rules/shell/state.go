@@ -45,6 +45,14 @@ type State struct {
 	// a later use ("curl -d t=$TOKEN URL") can be read for what the
 	// value is, not only as an unknown.
 	VarFrom map[string]string
+	// FileEnv are environment selectors (DATABASE_URL, DB_HOST, ...)
+	// that the session wrote into a .env file: the frameworks that read
+	// those files act on that database.
+	FileEnv map[string]string
+	// DownloadDirs are directories a downloaded archive was unpacked
+	// into (cleaned path -> the command that fetched it): every file
+	// below one is a download.
+	DownloadDirs map[string]string
 	// NetFds are file descriptors the session opened on a network
 	// pseudo-device ("exec 3<>/dev/tcp/HOST/80"), by number.
 	NetFds map[string]string
@@ -110,6 +118,18 @@ func (s *State) Clone() *State {
 	c.CwdByCd = s.CwdByCd
 	c.SourcedEnv = s.SourcedEnv
 	c.GitBranch = s.GitBranch
+	for k, v := range s.FileEnv {
+		if c.FileEnv == nil {
+			c.FileEnv = map[string]string{}
+		}
+		c.FileEnv[k] = v
+	}
+	for k, v := range s.DownloadDirs {
+		if c.DownloadDirs == nil {
+			c.DownloadDirs = map[string]string{}
+		}
+		c.DownloadDirs[k] = v
+	}
 	for k, v := range s.NetFds {
 		if c.NetFds == nil {
 			c.NetFds = map[string]string{}
@@ -158,6 +178,9 @@ func (s *State) WriteFile(p, content string, appendTo bool, from string) {
 	}
 	s.Files[key] = &File{Content: content, From: from}
 	s.origin["file:"+key] = s.gen
+	if b := path.Base(key); strings.HasPrefix(b, ".env") {
+		s.noteEnvFile(b, content)
+	}
 }
 
 // EditFile applies an Edit-style replacement to a known file, or records
@@ -207,6 +230,11 @@ func (s *State) LookupFile(p string) (string, *File) {
 	key := CleanPath(p)
 	if f, ok := s.Files[key]; ok {
 		return key, f
+	}
+	for d, from := range s.DownloadDirs {
+		if strings.HasPrefix(key, d+"/") {
+			return key, &File{Downloaded: true, From: from}
+		}
 	}
 	base := path.Base(key)
 	var hit string
@@ -299,6 +327,12 @@ func (s *State) throughLink(p string) string {
 		return ""
 	}
 	c := CleanPath(p)
+	if strings.HasSuffix(p, "/") {
+		// "link/" names the directory the link points to.
+		if o, ok := s.Links[c]; ok {
+			return o
+		}
+	}
 	for k := path.Dir(c); k != "." && k != "/" && k != ""; k = path.Dir(k) {
 		if o, ok := s.Links[k]; ok {
 			return o + strings.TrimPrefix(c, k)
@@ -332,4 +366,43 @@ func (s *State) originOf(p string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// DownloadDir records that a downloaded archive was unpacked into dir.
+func (s *State) DownloadDir(dir, from string) {
+	key := CleanPath(dir)
+	if key == "" || key == "." || key == "/" || key == "~" {
+		return
+	}
+	if s.DownloadDirs == nil {
+		s.DownloadDirs = map[string]string{}
+	}
+	if len(s.DownloadDirs) < 64 {
+		s.DownloadDirs[key] = from
+		s.origin["file:"+key] = s.gen
+	}
+}
+
+// noteEnvFile reads the environment selectors out of a .env file the
+// session wrote or edited (.env, .env.production, .env.development;
+// not the .example / .sample / .template files, which nothing loads).
+func (s *State) noteEnvFile(base, content string) {
+	if base != ".env" && !strings.HasPrefix(base, ".env.") {
+		return
+	}
+	switch strings.TrimPrefix(base, ".env.") {
+	case "example", "sample", "template", "dist", "defaults":
+		return
+	}
+	for _, line := range strings.Split(content, "\n") {
+		line = strings.TrimPrefix(strings.TrimSpace(line), "export ")
+		name, val, ok := strings.Cut(line, "=")
+		if !ok || !isSelector(name) {
+			continue
+		}
+		if s.FileEnv == nil {
+			s.FileEnv = map[string]string{}
+		}
+		s.FileEnv[name] = strings.Trim(strings.TrimSpace(val), `"'`)
+	}
 }

@@ -379,6 +379,25 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 				}
 			}
 		}
+	case "unzip", "tar", "bsdtar", "7z", "7za":
+		// An archive the session downloaded, unpacked into a directory
+		// named for it (unzip -d DIR, tar -C DIR): what it holds is a
+		// download too, so running a file from there later is
+		// download-then-run. Unpacking into the working directory is
+		// left alone: that would make every later ./script a download.
+		if archive, dir, ok := unpackTarget(c.Name, a); ok && dir != "" && dir != "." && dir != "./" {
+			from := ""
+			if archive == "-" || archive == "" {
+				if fromNetwork(in.sources) {
+					from = c.String()
+				}
+			} else if _, f := w.st.LookupFile(archive); f != nil && f.Downloaded {
+				from = f.From
+			}
+			if from != "" {
+				w.st.DownloadDir(dir, from)
+			}
+		}
 	case "aria2c":
 		out, dir := "", ""
 		for i := 0; i < len(a); i++ {
@@ -462,10 +481,23 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 		}
 	case "cp", "mv", "install", "ln":
 		var ops []string
-		for _, x := range a {
-			if !strings.HasPrefix(x, "-") {
+		target := ""
+		for i := 0; i < len(a); i++ {
+			x := a[i]
+			switch {
+			case (x == "-t" || x == "--target-directory") && i+1 < len(a):
+				target = a[i+1]
+				i++
+			case strings.HasPrefix(x, "--target-directory="):
+				target = strings.TrimPrefix(x, "--target-directory=")
+			case c.Name == "install" && (x == "-m" || x == "-o" || x == "-g" || x == "-S" || x == "--mode" || x == "--owner" || x == "--group" || x == "--suffix") && i+1 < len(a):
+				i++ // install -m 644 SRC DST: 644 is the mode
+			case !strings.HasPrefix(x, "-"):
 				ops = append(ops, x)
 			}
+		}
+		if target != "" && len(ops) == 1 {
+			ops = append(ops, strings.TrimRight(target, "/")+"/")
 		}
 		if len(ops) == 2 {
 			dst := ops[1]
@@ -559,4 +591,77 @@ var toolCacheDirs = map[string]string{
 	"pip3 cache dir":       "~/.cache/pip",
 	"brew --cache":         "~/Library/Caches/Homebrew",
 	"pnpm store path":      "~/.local/share/pnpm/store",
+}
+
+// unpackTarget reads an extraction command: the archive ("-" or "" for
+// standard input) and the directory it unpacks into ("" when none is
+// named). ok is false when the command does not extract.
+func unpackTarget(name string, a []string) (archive, dir string, ok bool) {
+	switch name {
+	case "unzip":
+		for i := 0; i < len(a); i++ {
+			switch x := a[i]; {
+			case x == "-d" && i+1 < len(a):
+				dir = a[i+1]
+				i++
+			case strings.HasPrefix(x, "-"):
+			case archive == "":
+				archive = x
+			}
+		}
+		return archive, dir, archive != ""
+	case "7z", "7za":
+		if len(a) == 0 || a[0] != "x" && a[0] != "e" {
+			return "", "", false
+		}
+		for _, x := range a[1:] {
+			switch {
+			case strings.HasPrefix(x, "-o"):
+				dir = x[2:]
+			case strings.HasPrefix(x, "-"):
+			case archive == "":
+				archive = x
+			}
+		}
+		return archive, dir, archive != ""
+	}
+	extract := false
+	for i := 0; i < len(a); i++ {
+		x := a[i]
+		switch {
+		case x == "-x" || x == "--extract" || x == "--get":
+			extract = true
+		case (x == "-C" || x == "--directory") && i+1 < len(a):
+			dir = a[i+1]
+			i++
+		case strings.HasPrefix(x, "--directory="):
+			dir = strings.TrimPrefix(x, "--directory=")
+		case (x == "-f" || x == "--file") && i+1 < len(a):
+			archive = a[i+1]
+			i++
+		case strings.HasPrefix(x, "--file="):
+			archive = strings.TrimPrefix(x, "--file=")
+		case strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") || i == 0 && !strings.HasPrefix(x, "-"):
+			// Bundled short options, with or without the dash: "-xzf
+			// FILE", "xzf FILE".
+			flags := strings.TrimPrefix(x, "-")
+			if i == 0 && !strings.ContainsAny(flags, "xtc") {
+				continue
+			}
+			if strings.Contains(flags, "x") {
+				extract = true
+			}
+			if strings.HasSuffix(flags, "f") && i+1 < len(a) {
+				archive = a[i+1]
+				i++
+			}
+		}
+	}
+	if !extract {
+		return "", "", false
+	}
+	if archive == "" {
+		archive = "-"
+	}
+	return archive, dir, true
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"encoding/json"
+	"gopkg.in/yaml.v3"
 	"slices"
 	"strings"
 
@@ -105,6 +106,37 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 				w.sub("python3 setup.py install", cc, nil)
 			}
 		}
+	case "invoke", "inv", "fab":
+		// Python task runners: "invoke clean" runs tasks.py's clean().
+		names := taskTargets(args, "-c", "--collection", "-r", "--search-root")
+		files := []string{"tasks.py"}
+		if cmd.Name == "fab" {
+			files = []string{"fabfile.py"}
+		}
+		w.runTaskFile(files, cmd.Name+" "+strings.Join(names, " "), c, func(content string) []string {
+			var out []string
+			for _, n := range names {
+				out = append(out, pyFuncBody(content, strings.ReplaceAll(n, "-", "_")))
+			}
+			return nil2empty(out)
+		}, "python")
+	case "task", "go-task":
+		// go-task: "task setup" runs Taskfile.yml's tasks.setup.cmds.
+		names := taskTargets(args, "-t", "--taskfile", "-d", "--dir")
+		if len(names) == 0 {
+			names = []string{"default"}
+		}
+		w.runTaskFile([]string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"}, "task "+strings.Join(names, " "), c, func(content string) []string {
+			return taskfileCmds(content, names)
+		})
+	case "direnv":
+		// "direnv allow", "direnv exec DIR CMD", "direnv reload": the
+		// .envrc is sourced by a shell.
+		if len(args) > 0 && (args[0] == "allow" || args[0] == "exec" || args[0] == "reload" || args[0] == "permit") {
+			w.runTaskFile([]string{".envrc"}, "direnv "+args[0], c, func(content string) []string {
+				return []string{content}
+			})
+		}
 	case "just":
 		recipes := taskTargets(args, "-f", "--justfile", "-d", "--working-directory")
 		w.runTaskFile([]string{"justfile", "Justfile", ".justfile"}, "just "+strings.Join(recipes, " "), c, func(content string) []string {
@@ -191,7 +223,7 @@ func taskTargets(args []string, valued ...string) []string {
 
 // runTaskFile runs the recipes a task runner takes from the first of
 // files the session wrote or edited.
-func (w *walker) runTaskFile(files []string, label string, c ctx, recipes func(content string) []string) {
+func (w *walker) runTaskFile(files []string, label string, c ctx, recipes func(content string) []string, lang ...string) {
 	for _, n := range files {
 		key, f := w.st.LookupFile(n)
 		if f == nil || f.Downloaded {
@@ -200,10 +232,81 @@ func (w *walker) runTaskFile(files []string, label string, c ctx, recipes func(c
 		cc := c.with(label)
 		cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
 		for _, r := range recipes(f.Content) {
+			if len(lang) > 0 {
+				// The recipe is interpreter code, not a shell line.
+				for _, it := range extractCode(lang[0], r) {
+					w.codeItem(it, cc)
+				}
+				continue
+			}
 			w.sub(r, cc, nil)
 		}
 		return
 	}
+}
+
+func nil2empty(s []string) []string {
+	var out []string
+	for _, x := range s {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// pyFuncBody returns the body of "def name(...):" in Python source: the
+// lines after it that are indented deeper.
+func pyFuncBody(src, name string) string {
+	lines := strings.Split(src, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "def "+name+"(") {
+			continue
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " \t"))
+		var b strings.Builder
+		for _, m := range lines[i+1:] {
+			if strings.TrimSpace(m) != "" && len(m)-len(strings.TrimLeft(m, " \t")) <= indent {
+				break
+			}
+			b.WriteString(m + "\n")
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// taskfileCmds returns the shell commands of the named tasks of a go-task
+// Taskfile (cmds: as strings or {cmd: ...} entries).
+func taskfileCmds(content string, names []string) []string {
+	var doc struct {
+		Tasks map[string]any `yaml:"tasks"`
+	}
+	if yaml.Unmarshal([]byte(content), &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range names {
+		var cmds []any
+		switch t := doc.Tasks[n].(type) {
+		case []any: // "setup: [cmd, cmd]"
+			cmds = t
+		case map[string]any:
+			cmds, _ = t["cmds"].([]any)
+		}
+		for _, c := range cmds {
+			switch x := c.(type) {
+			case string:
+				out = append(out, x)
+			case map[string]any:
+				if s, ok := x["cmd"].(string); ok {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // scriptPairRe is one "name": "command" pair of a package.json.
