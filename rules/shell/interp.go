@@ -365,16 +365,10 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	// fs.writeFileSync(p, "..."), File.write(p, "..."),
 	// file_put_contents(p, "...", FILE_APPEND): a write with its content.
 	for _, m := range writeCallRe.FindAllStringIndex(code, -1) {
-		rest := code[m[1]:]
-		p, n, ok := readPathExpr(rest, vars)
-		if !ok || !looksLikePath(p) {
+		p, after, ok := pathThenArg(code[m[1]:], vars)
+		if !ok {
 			continue
 		}
-		after := strings.TrimLeft(rest[n:], " \t")
-		if !strings.HasPrefix(after, ",") {
-			continue
-		}
-		after = strings.TrimLeft(after[1:], " \t")
 		body, k, ok := readStrExpr(after, vars)
 		if !ok {
 			continue
@@ -446,16 +440,11 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		// open(PATH, "wb").write(urlopen(URL).read()) and the like: a
 		// file written by code that fetches is a download.
 		for _, m := range append(openRe.FindAllStringIndex(code, -1), putFileRe.FindAllStringIndex(code, -1)...) {
-			rest := code[m[1]:]
-			p, n, ok := readPathExpr(rest, vars)
-			if !ok || !looksLikePath(p) {
+			p, mode, ok := pathThenArg(code[m[1]:], vars)
+			if !ok {
 				continue
 			}
-			mode := strings.TrimLeft(rest[n:], " \t")
-			if !strings.HasPrefix(mode, ",") {
-				continue
-			}
-			if m2, _, _ := readStrExpr(strings.TrimLeft(mode[1:], " \t"), vars); strings.ContainsAny(m2, "wa") || putFileRe.MatchString(code[m[0]:m[1]]) {
+			if m2, _, _ := readStrExpr(mode, vars); strings.ContainsAny(m2, "wa") || putFileRe.MatchString(code[m[0]:m[1]]) {
 				add(codeItem{argv: []string{"curl", "-s", "-o", p, u[1]}, via: via + " download", text: clip(code[m[0]:], 200)})
 			}
 		}
@@ -1033,4 +1022,18 @@ func dedupeItems(old, add []codeItem) []codeItem {
 		}
 	}
 	return out
+}
+
+// pathThenArg reads "PATH, NEXT" at the start of a call's arguments: the
+// path (when it looks like one) and the text of the next argument on.
+func pathThenArg(rest string, vars map[string]string) (p, next string, ok bool) {
+	p, n, ok := readPathExpr(rest, vars)
+	if !ok || !looksLikePath(p) {
+		return "", "", false
+	}
+	after := strings.TrimLeft(rest[n:], " \t")
+	if !strings.HasPrefix(after, ",") {
+		return "", "", false
+	}
+	return p, strings.TrimLeft(after[1:], " \t"), true
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"maps"
 	"path"
 	"sort"
 	"strings"
@@ -118,36 +119,12 @@ func (s *State) Clone() *State {
 	c.CwdByCd = s.CwdByCd
 	c.SourcedEnv = s.SourcedEnv
 	c.GitBranch = s.GitBranch
-	for k, v := range s.FileEnv {
-		if c.FileEnv == nil {
-			c.FileEnv = map[string]string{}
-		}
-		c.FileEnv[k] = v
-	}
-	for k, v := range s.DownloadDirs {
-		if c.DownloadDirs == nil {
-			c.DownloadDirs = map[string]string{}
-		}
-		c.DownloadDirs[k] = v
-	}
-	for k, v := range s.NetFds {
-		if c.NetFds == nil {
-			c.NetFds = map[string]string{}
-		}
-		c.NetFds[k] = v
-	}
-	for k, v := range s.VarFrom {
-		if c.VarFrom == nil {
-			c.VarFrom = map[string]string{}
-		}
-		c.VarFrom[k] = v
-	}
-	for k, v := range s.Links {
-		if c.Links == nil {
-			c.Links = map[string]string{}
-		}
-		c.Links[k] = v
-	}
+	// Maps a session may never use stay nil (maps.Clone keeps nil).
+	c.FileEnv = maps.Clone(s.FileEnv)
+	c.DownloadDirs = maps.Clone(s.DownloadDirs)
+	c.NetFds = maps.Clone(s.NetFds)
+	c.VarFrom = maps.Clone(s.VarFrom)
+	c.Links = maps.Clone(s.Links)
 	return c
 }
 

@@ -401,17 +401,10 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 	case "aria2c":
 		out, dir := "", ""
 		for i := 0; i < len(a); i++ {
-			switch x := a[i]; {
-			case (x == "-o" || x == "--out") && i+1 < len(a):
-				out = a[i+1]
-				i++
-			case strings.HasPrefix(x, "--out="):
-				out = strings.TrimPrefix(x, "--out=")
-			case (x == "-d" || x == "--dir") && i+1 < len(a):
-				dir = a[i+1]
-				i++
-			case strings.HasPrefix(x, "--dir="):
-				dir = strings.TrimPrefix(x, "--dir=")
+			if v, n, ok := optArg(a, i, "-o", "--out"); ok {
+				out, i = v, i+n
+			} else if v, n, ok := optArg(a, i, "-d", "--dir"); ok {
+				dir, i = v, i+n
 			}
 		}
 		if out == "" {
@@ -484,12 +477,11 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 		target := ""
 		for i := 0; i < len(a); i++ {
 			x := a[i]
+			if v, n, ok := optArg(a, i, "-t", "--target-directory"); ok {
+				target, i = v, i+n
+				continue
+			}
 			switch {
-			case (x == "-t" || x == "--target-directory") && i+1 < len(a):
-				target = a[i+1]
-				i++
-			case strings.HasPrefix(x, "--target-directory="):
-				target = strings.TrimPrefix(x, "--target-directory=")
 			case c.Name == "install" && (x == "-m" || x == "-o" || x == "-g" || x == "-S" || x == "--mode" || x == "--owner" || x == "--group" || x == "--suffix") && i+1 < len(a):
 				i++ // install -m 644 SRC DST: 644 is the mode
 			case !strings.HasPrefix(x, "-"):
@@ -628,19 +620,17 @@ func unpackTarget(name string, a []string) (archive, dir string, ok bool) {
 	extract := false
 	for i := 0; i < len(a); i++ {
 		x := a[i]
+		if v, n, ok := optArg(a, i, "-C", "--directory"); ok {
+			dir, i = v, i+n
+			continue
+		}
+		if v, n, ok := optArg(a, i, "-f", "--file"); ok {
+			archive, i = v, i+n
+			continue
+		}
 		switch {
 		case x == "-x" || x == "--extract" || x == "--get":
 			extract = true
-		case (x == "-C" || x == "--directory") && i+1 < len(a):
-			dir = a[i+1]
-			i++
-		case strings.HasPrefix(x, "--directory="):
-			dir = strings.TrimPrefix(x, "--directory=")
-		case (x == "-f" || x == "--file") && i+1 < len(a):
-			archive = a[i+1]
-			i++
-		case strings.HasPrefix(x, "--file="):
-			archive = strings.TrimPrefix(x, "--file=")
 		case strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") || i == 0 && !strings.HasPrefix(x, "-"):
 			// Bundled short options, with or without the dash: "-xzf
 			// FILE", "xzf FILE".
@@ -664,4 +654,17 @@ func unpackTarget(name string, a []string) (archive, dir string, ok bool) {
 		archive = "-"
 	}
 	return archive, dir, true
+}
+
+// optArg reads an option that takes a value at a[i]: "SHORT VALUE",
+// "LONG VALUE" or "LONG=VALUE". n is how many further words it used.
+func optArg(a []string, i int, short, long string) (val string, n int, ok bool) {
+	x := a[i]
+	switch {
+	case (x == short || x == long) && i+1 < len(a):
+		return a[i+1], 1, true
+	case strings.HasPrefix(x, long+"="):
+		return x[len(long)+1:], 0, true
+	}
+	return "", 0, false
 }
