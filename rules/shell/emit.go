@@ -807,8 +807,10 @@ func (w *walker) pathLookup(name string) string {
 		if dir == "" || Unknown(dir) {
 			continue
 		}
+		// Exact paths only: a PATH directory is searched by name, and the
+		// base-name fallback of LookupFile would match any file so named.
 		p := strings.TrimRight(dir, "/") + "/" + name
-		if _, f := w.st.LookupFile(p); f != nil {
+		if w.st.lookupExact(CleanPath(p)) != nil {
 			return p
 		}
 		switch strings.TrimRight(dir, "/") {

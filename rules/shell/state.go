@@ -205,13 +205,8 @@ func (s *State) evictFile() {
 // run it relative to the working directory).
 func (s *State) LookupFile(p string) (string, *File) {
 	key := CleanPath(p)
-	if f, ok := s.Files[key]; ok {
+	if f := s.lookupExact(key); f != nil {
 		return key, f
-	}
-	for d, from := range s.DownloadDirs {
-		if strings.HasPrefix(key, d+"/") {
-			return key, &File{Downloaded: true, From: from}
-		}
 	}
 	base := path.Base(key)
 	var hit string
@@ -382,4 +377,18 @@ func (s *State) noteEnvFile(base, content string) {
 		}
 		s.FileEnv[name] = strings.Trim(strings.TrimSpace(val), `"'`)
 	}
+}
+
+// lookupExact is LookupFile without the base-name fallback, for a
+// cleaned path: a file written there, or one unpacked from a download.
+func (s *State) lookupExact(key string) *File {
+	if f, ok := s.Files[key]; ok {
+		return f
+	}
+	for d, from := range s.DownloadDirs {
+		if strings.HasPrefix(key, d+"/") {
+			return &File{Downloaded: true, From: from}
+		}
+	}
+	return nil
 }
