@@ -462,6 +462,10 @@ func Interpreter(name string) string {
 		return "awk"
 	case name == "Rscript":
 		return "r"
+	case name == "tclsh" || strings.HasPrefix(name, "tclsh8") || name == "wish":
+		return "tcl"
+	case name == "groovy" || name == "jshell":
+		return "java"
 	}
 	return ""
 }
@@ -527,7 +531,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	case name == "npm" && len(args.fields) >= 2 && args.fields[0] == "pkg" && args.fields[1] == "set":
 		w.runTask(cmd, c)
 	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just" || name == "pip" || name == "pip3" || name == "uv" || name == "pipx" ||
-		name == "invoke" || name == "inv" || name == "fab" || name == "task" || name == "go-task" || name == "direnv":
+		name == "invoke" || name == "inv" || name == "fab" || name == "task" || name == "go-task" || name == "direnv" || buildTriggers[name] != nil:
 		if len(w.st.Files) > 0 {
 			w.runTask(cmd, c)
 		}
@@ -620,6 +624,14 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: m[1], Text: file.Content})
 			}
 		}
+	case name == "installer":
+		// macOS "installer -pkg FILE -target /": the package's scripts
+		// run as root; a package downloaded earlier is a download run.
+		for i, a := range args.fields {
+			if (a == "-pkg" || a == "-package") && i+1 < len(args.fields) {
+				w.runFile(cmd, args.fields[i+1], c.with("installer -pkg"), nil)
+			}
+		}
 	case name == "socat":
 		// socat's FILE:/OPEN:/GOPEN: addresses are files it reads (or
 		// writes): "socat -u FILE:~/.pgpass TCP:host:9000" sends one.
@@ -689,6 +701,10 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		}
 	case name == "go":
+		if len(args.fields) > 0 && args.fields[0] == "generate" {
+			// The //go:generate lines of the Go files the session wrote.
+			w.runTaskFile(w.matchingFiles(".go"), "go generate", c, configCommands)
+		}
 		// "go run FILE.go": a Go file the session wrote.
 		if len(args.fields) > 0 && args.fields[0] == "run" {
 			for _, a := range args.fields[1:] {
@@ -1046,7 +1062,7 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 	case "php":
 		codeFlags["-r"] = true
 		argFlags["-d"], argFlags["-c"] = true, true
-	case "lua", "applescript", "r":
+	case "lua", "applescript", "r", "java":
 		codeFlags["-e"] = true
 	}
 	via := cmd.Name + " " + firstKey(codeFlags)

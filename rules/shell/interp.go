@@ -20,45 +20,54 @@ type codeItem struct {
 }
 
 // Calls whose first argument is a shell command line.
-var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|os\.(?:exec|spawn)[lv]p?e?|os\.posix_spawnp?|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|exec|spawnSync|spawn|run|call|check_call|check_output|Popen|do shell script|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
+var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|commandLine|os\.(?:exec|spawn)[lv]p?e?|os\.posix_spawnp?|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|exec|spawnSync|spawn|run|call|check_call|check_output|Popen|do shell script|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
 
 // String literals in Python, Perl, Ruby, JS and PHP (prefixes for Python).
 var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
 
 var (
-	pyAssignRe    = refilter.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
-	rmtreeRe      = refilter.MustCompile(`\b(?:os\.RemoveAll|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
-	removeRe      = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
-	openRe        = refilter.MustCompile(`\b(?:open|readfile|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
-	b64Re         = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
-	decoderRe     = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)`)
-	netReadRe     = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
-	wholeEnvRe    = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
-	envLoopRe     = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
-	execFileRe    = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
-	hexDecRe      = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
-	bufB64Re      = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
-	backtickRe    = refilter.MustCompile("`([^`]+)`")
-	qxRe          = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x\(([^)]+)\)`)
-	forkRe        = refilter.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
-	listStartRe   = refilter.MustCompile(`^\[\s*`)
-	fmtFieldRe    = refilter.MustCompile(`\{[^{}]*\}`)
-	netExecRe     = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
-	envKeysLoopRe = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b\s*(?:$|[^.])`)
-	envValueRe    = refilter.MustCompile(`os\.environ\s*\[|environ\.get\(|getenv\(|os\.environ\.(?:items|values)\(`)
-	pyForRe       = refilter.MustCompile(`\bfor\s+([A-Za-z_]\w*)\s+in\s+`)
-	rRecursiveRe  = refilter.MustCompile(`recursive\s*=\s*(TRUE|T)\b`)
-	getlineRe     = refilter.MustCompile(`\bgetline\s*\w*\s*<\s*"([^"]+)"`)
-	deleteCallRe  = refilter.MustCompile(`\.unlink\(|\bunlink\(|\brmtree\(|\bos\.remove\(|\.rmdir\(|\bos\.unlink\(`)
-	walkRe        = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
-	osWalkRe      = refilter.MustCompile(`\bos\.walk\(\s*`)
-	dbNameRe      = refilter.MustCompile(`\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
-	sqlExecRe     = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw)\(\s*`)
-	sqlWipeRe     = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
-	dbHostRe      = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
-	fileWriteRe   = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*\w+\.write\(\s*`)
-	writeCallRe   = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
-	homePathRe    = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
+	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*_)?\s*:?=\s*`)
+	rmtreeRe        = refilter.MustCompile(`\b(?:os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
+	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
+	openRe          = refilter.MustCompile(`\b(?:open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
+	decoderRe       = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
+	netReadRe       = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
+	wholeEnvRe      = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
+	envLoopRe       = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
+	execFileRe      = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
+	hexDecRe        = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
+	bufB64Re        = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
+	backtickRe      = refilter.MustCompile("`([^`]+)`")
+	qxRe            = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x[({\[]([^)}\]]+)[)}\]]`)
+	forkRe          = refilter.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
+	listStartRe     = refilter.MustCompile(`^\[\s*`)
+	fmtFieldRe      = refilter.MustCompile(`\{[^{}]*\}`)
+	netExecRe       = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
+	envKeysLoopRe   = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b\s*(?:$|[^.])`)
+	envValueRe      = refilter.MustCompile(`os\.environ\s*\[|environ\.get\(|getenv\(|os\.environ\.(?:items|values)\(`)
+	homeExprRe      = refilter.MustCompile(`^(?:process\.env\.HOME|os\.getenv\(\s*['"]HOME['"]\s*\)|os\.Getenv\(\s*"HOME"\s*\)|getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|os\.environ\[\s*['"]HOME['"]\s*\]|os\.homedir\(\)|Dir\.home|Path\.home\(\)|os\.UserHomeDir\(\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|path\.expand\(|os\.path\.expanduser\(|require\(['"]os['"]\)\.homedir\(\))`)
+	quoteWrapRe     = refilter.MustCompile(`^(?:escapeshellarg|escapeshellcmd|shlex\.quote|pipes\.quote|Shellwords\.escape|shellescape)\(\s*`)
+	pyForRe         = refilter.MustCompile(`\bfor\s+([A-Za-z_]\w*)\s+in\s+`)
+	rRecursiveRe    = refilter.MustCompile(`recursive\s*=\s*(TRUE|T)\b`)
+	getlineRe       = refilter.MustCompile(`\bgetline\s*\w*\s*<\s*"([^"]+)"`)
+	deleteCallRe    = refilter.MustCompile(`\.unlink\(|\bunlink\(|\brmtree\(|\bos\.remove\(|\.rmdir\(|\bos\.unlink\(`)
+	walkRe          = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
+	osWalkRe        = refilter.MustCompile(`\bos\.walk\(\s*`)
+	dbNameRe        = refilter.MustCompile(`\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
+	sqlExecRe       = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw)\(\s*`)
+	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
+	dbHostRe        = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
+	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*\w+\.write\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
+	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system)\s+`)
+	rustCmdRe       = refilter.MustCompile(`Command::new\(\s*"([^"]+)"\s*\)((?:\s*\.args?\(\s*(?:\[[^\]]*\]|"(?:[^"\\]|\\.)*")\s*\))*)`)
+	rustArgRe       = refilter.MustCompile(`\.args?\(\s*(?:(\[[^\]]*\])|"((?:[^"\\]|\\.)*)")\s*\)`)
+	perlOpenBareRe  = refilter.MustCompile(`\bopen\s+(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
+	awkCmdGetlineRe = refilter.MustCompile(`"([^"]+)"\s*\|\s*getline`)
+	awkPrintPipeRe  = refilter.MustCompile(`\bprint(?:f)?\s*("(?:[^"\\]|\\.)*")?[^|;}\n]*\|\s*"([^"]+)"`)
+	netEvalRe       = refilter.MustCompile(`\beval\s*\(\s*parse\s*\(\s*text\s*=\s*readLines\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\bevaluate\s*\(\s*new\s+URL\s*\(\s*["']((?:https?|ftp)://[^"']+)["']`)
+	writeCallRe     = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
+	homePathRe      = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
 	// Environment variables read by code: os.environ["X"],
 	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
 	// $ENV{X}, getenv("X"), System.getenv("X").
@@ -315,6 +324,78 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			scanPaths(v2)
 		}
 		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
+	}
+	if lang == "perl" {
+		// open my $f, "<", PATH / open F, PATH, without parentheses.
+		for _, m := range perlOpenBareRe.FindAllStringIndex(code, 8) {
+			if p, _, ok := readPathExpr(code[m[1]:], vars); ok && looksLikePath(p) {
+				add(codeItem{argv: []string{"cat", p}, via: via + " open", text: clip(code[m[0]:], 200)})
+			}
+		}
+	}
+	switch lang {
+	case "ruby":
+		// Calls without parentheses: rm_rf Dir.home, sh "cmd" (Rake).
+		for _, m := range rubyBareRe.FindAllStringSubmatchIndex(code, 8) {
+			callee := code[m[2]:m[3]]
+			if callee == "sh" || callee == "system" {
+				if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
+					add(codeItem{shell: s, via: via + " " + callee})
+				}
+				continue
+			}
+			if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
+				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " " + callee})
+			}
+		}
+	case "rust":
+		// Command::new("sh").args(["-c", "..."]) / .arg("-c").arg("...")
+		for _, m := range rustCmdRe.FindAllStringSubmatch(code, 8) {
+			argv := []string{m[1]}
+			for _, a := range rustArgRe.FindAllStringSubmatch(m[2], 16) {
+				if a[1] != "" {
+					if l, ok := readList(a[1], vars); ok {
+						argv = append(argv, l...)
+					}
+				} else {
+					argv = append(argv, unescape(a[2]))
+				}
+			}
+			add(codeItem{argv: argv, via: via + " Command::new"})
+		}
+	case "tcl":
+		for _, it := range tclItems(code) {
+			it.via = via + " " + it.via
+			add(it)
+		}
+	case "java":
+		for _, it := range javaItems(code, vars) {
+			it.via = via + " " + it.via
+			add(it)
+		}
+	case "awk":
+		// "curl URL" | getline runs curl; print ... | "sh" feeds a shell.
+		var fetched []string
+		for _, m := range awkCmdGetlineRe.FindAllStringSubmatch(code, 4) {
+			add(codeItem{shell: m[1], via: via + " getline"})
+			fetched = append(fetched, m[1])
+		}
+		for _, m := range awkPrintPipeRe.FindAllStringSubmatch(code, 4) {
+			target := m[2]
+			switch {
+			case len(fetched) > 0 && shells[firstWord(target)]:
+				add(codeItem{shell: fetched[0] + " | " + target, via: via + " print|"})
+			case m[1] != "":
+				add(codeItem{shell: "printf '%s\\n' " + quote(unescape(m[1])) + " | " + target, via: via + " print|"})
+			default:
+				add(codeItem{shell: target, via: via + " print|"})
+			}
+		}
+	}
+	// eval(parse(text = readLines(URL))) in R, evaluate(new URL(U).text)
+	// in Groovy: code fetched and run.
+	for _, m := range netEvalRe.FindAllStringSubmatch(code, 4) {
+		add(codeItem{shell: "curl -s " + quote(m[1]+m[2]) + " | " + langProgram(lang), via: via + " eval(network)"})
 	}
 	// awk's getline < "FILE" reads the file.
 	for _, m := range getlineRe.FindAllStringSubmatch(code, 8) {
@@ -629,7 +710,29 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			b.WriteString(body)
 			n += m[1]
 			got = true
-		} else if id := identAt(rest); id != "" && vars != nil {
+		} else if p, k, ok := readPathSpecial(rest, vars); ok && k > 0 && homeExprRe.MatchString(rest) {
+			// 'rm -rf ' + process.env.HOME, os.getenv("HOME") .. "/x"
+			b.WriteString(p)
+			n += k
+			got = true
+		} else if w := quoteWrapRe.FindString(rest); w != "" {
+			// escapeshellarg($home), shlex.quote(p): the quoting keeps the
+			// value.
+			v, k, ok := readStrExpr(rest[len(w):], vars)
+			if !ok {
+				break
+			}
+			after := strings.TrimLeft(rest[len(w)+k:], " \t")
+			if !strings.HasPrefix(after, ")") {
+				break
+			}
+			b.WriteString(v)
+			n += len(rest) - len(after) + 1
+			got = true
+		} else if id := identAt(strings.TrimPrefix(rest, "$")); id != "" && vars != nil {
+			if strings.HasPrefix(rest, "$") {
+				n++ // Perl and PHP name variables with "$"
+			}
 			v, ok := vars[id]
 			if !ok {
 				if !got {
@@ -653,6 +756,11 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			break
 		}
 		rest = strings.TrimLeft(s[n:], " \t")
+		if strings.HasPrefix(rest, "..") && !strings.HasPrefix(rest, "...") {
+			// Lua joins strings with "..".
+			n += len(s[n:]) - len(rest) + 2
+			continue
+		}
 		if strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, ".format") && !strings.HasPrefix(rest, ".join") && !strings.HasPrefix(rest, ".decode") && !strings.HasPrefix(rest, ".encode") && !strings.HasPrefix(rest, ".split") {
 			n += len(s[n:]) - len(rest) + 1
 			continue
@@ -672,7 +780,19 @@ func readPathExpr(s string, vars map[string]string) (string, int, bool) {
 	t := strings.TrimLeft(s, " \t")
 	off := len(s) - len(t)
 	p, n, ok := readStrExpr(t, vars)
-	return p, off + n, ok
+	return homeInterp(p), off + n, ok
+}
+
+// homeInterp reads the home directory interpolated at the start of a
+// string literal ("$ENV{HOME}/.ssh/id_rsa", "#{Dir.home}/.aws",
+// "$::env(HOME)/x", "${HOME}/x") as "~".
+func homeInterp(p string) string {
+	for _, pre := range []string{"$ENV{HOME}", "${HOME}", "$HOME", "#{Dir.home}", "#{ENV['HOME']}", `#{ENV["HOME"]}`, "$::env(HOME)", "$env(HOME)", "{$_SERVER['HOME']}"} {
+		if strings.HasPrefix(p, pre) && (len(p) == len(pre) || p[len(pre)] == '/') {
+			return "~" + p[len(pre):]
+		}
+	}
+	return p
 }
 
 // readPathSpecial reads the path-building calls readPathExpr knows, and
@@ -687,7 +807,7 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			off += len(imp) - len("os.")
 		}
 	}
-	for _, pre := range []string{"os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path("} {
+	for _, pre := range []string{"os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path(", "path.expand(", "normalizePath(", "Dir.glob(", "new File("} {
 		if strings.HasPrefix(t, pre) {
 			p, n, ok := readPathExpr(t[len(pre):], vars)
 			n += len(pre)
@@ -697,7 +817,7 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			return p, off + n, ok
 		}
 	}
-	for _, pre := range []string{"pathlib.Path.home()", "getenv(\"HOME\")", "getenv('HOME')", "os.Getenv(\"HOME\")", "os.UserHomeDir()", "Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home"} {
+	for _, pre := range []string{"pathlib.Path.home()", "getenv(\"HOME\")", "getenv('HOME')", "os.Getenv(\"HOME\")", "os.UserHomeDir()", "Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home", "Deno.env.get(\"HOME\")", "Deno.env.get('HOME')", "System.getProperty(\"user.home\")", "System.getProperty('user.home')", "std::env::var(\"HOME\").unwrap()", "env::var(\"HOME\").unwrap()", "dirs::home_dir().unwrap()", "$env(HOME)", "$::env(HOME)", "$_SERVER['HOME']"} {
 		if strings.HasPrefix(t, pre) {
 			rest := t[len(pre):]
 			p := "~"
@@ -708,6 +828,8 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 				r2 := strings.TrimLeft(rest, " \t")
 				skip := 1
 				switch {
+				case strings.HasPrefix(r2, ".."):
+					skip = 2 // Lua
 				case strings.HasPrefix(r2, "/"), strings.HasPrefix(r2, "+"):
 				case strings.HasPrefix(r2, ".joinpath("):
 					skip = len(".joinpath(")
@@ -749,7 +871,7 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			return p, off + n, true
 		}
 	}
-	if strings.HasPrefix(t, "os.path.join(") || strings.HasPrefix(t, "path.join(") || strings.HasPrefix(t, "File.join(") {
+	if strings.HasPrefix(t, "os.path.join(") || strings.HasPrefix(t, "path.join(") || strings.HasPrefix(t, "File.join(") || strings.HasPrefix(t, "filepath.Join(") || strings.HasPrefix(t, "Path.of(") || strings.HasPrefix(t, "Paths.get(") || strings.HasPrefix(t, "file.path(") {
 		i := strings.Index(t, "(") + 1
 		var parts []string
 		n := i
@@ -1036,4 +1158,78 @@ func pathThenArg(rest string, vars map[string]string) (p, next string, ok bool) 
 		return "", "", false
 	}
 	return p, strings.TrimLeft(after[1:], " \t"), true
+}
+
+var (
+	tclExecRe   = refilter.MustCompile(`\bexec\s+([^\]\n;]+)`)
+	tclOpenRe   = refilter.MustCompile(`\[\s*open\s+([^\s\]]+)`)
+	tclDeleteRe = refilter.MustCompile(`\bfile\s+delete\s+(?:-force\s+)?(?:--\s+)?([^\s\]]+)`)
+	javaListRe  = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
+	javaStrExec = refilter.MustCompile(`("(?:[^"\\]|\\.)*")\s*\.execute\(`)
+	javaFileRe  = refilter.MustCompile(`\bnew\s+File\s*\(\s*`)
+)
+
+// tclItems reads Tcl: exec runs a program, [open PATH] reads a file,
+// file delete -force removes one; $env(HOME) is the home directory.
+func tclItems(code string) []codeItem {
+	home := func(s string) string {
+		for _, h := range []string{"$::env(HOME)", "$env(HOME)"} {
+			s = strings.ReplaceAll(s, h, "~")
+		}
+		return s
+	}
+	var out []codeItem
+	for _, m := range tclExecRe.FindAllStringSubmatch(code, 8) {
+		line := strings.NewReplacer("{", "'", "}", "'").Replace(home(strings.TrimSpace(m[1])))
+		out = append(out, codeItem{shell: line, via: "exec"})
+	}
+	for _, m := range tclOpenRe.FindAllStringSubmatch(code, 8) {
+		out = append(out, codeItem{argv: []string{"cat", home(m[1])}, via: "open"})
+	}
+	for _, m := range tclDeleteRe.FindAllStringSubmatch(code, 8) {
+		out = append(out, codeItem{argv: []string{"rm", "-r", "-f", home(m[1])}, via: "file delete"})
+	}
+	return out
+}
+
+// javaItems reads Groovy and Java one-liners: a list or String[] run
+// with .execute() or Runtime.exec, "cmd".execute(), new File(PATH).
+func javaItems(code string, vars map[string]string) []codeItem {
+	var out []codeItem
+	for _, m := range javaListRe.FindAllStringSubmatch(code, 8) {
+		lit := m[1] + m[2]
+		if i := strings.IndexByte(lit, '{'); i >= 0 && strings.HasPrefix(lit, "new") {
+			lit = "[" + strings.TrimSuffix(lit[i+1:], "}") + "]"
+		}
+		if argv, ok := readList(lit, vars); ok && len(argv) > 0 {
+			out = append(out, codeItem{argv: argv, via: "execute"})
+		}
+	}
+	for _, m := range javaStrExec.FindAllStringSubmatch(code, 8) {
+		if s, _, ok := readStrExpr(m[1], vars); ok {
+			out = append(out, codeItem{shell: s, via: "execute"})
+		}
+	}
+	for _, m := range javaFileRe.FindAllStringIndex(code, 8) {
+		if p, _, ok := readPathExpr(code[m[1]:], vars); ok && looksLikePath(p) {
+			out = append(out, codeItem{argv: []string{"cat", p}, via: "new File"})
+		}
+	}
+	return out
+}
+
+// langProgram is the interpreter program for an extractor language, for
+// the shell form of code that runs fetched code ("curl URL | Rscript -").
+func langProgram(lang string) string {
+	switch lang {
+	case "r":
+		return "Rscript -"
+	case "java":
+		return "groovy -"
+	case "tcl":
+		return "tclsh"
+	case "applescript":
+		return "osascript -"
+	}
+	return lang
 }

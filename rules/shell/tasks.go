@@ -3,7 +3,9 @@ package shell
 import (
 	"encoding/json"
 	"gopkg.in/yaml.v3"
+	"regexp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -59,13 +61,31 @@ func makeRecipes(content string, targets []string) []string {
 	for _, t := range targets {
 		out = append(out, byTarget[t]...)
 	}
+	// The Makefile's own variables (BUILD_DIR := ./build) in the recipes.
+	var repl []string
+	for _, m := range makeVarRe.FindAllStringSubmatch(content, 64) {
+		v := strings.TrimSpace(m[2])
+		repl = append(repl, "$("+m[1]+")", v, "${"+m[1]+"}", v)
+	}
+	if len(repl) > 0 {
+		r := strings.NewReplacer(repl...)
+		for i, l := range out {
+			out[i] = r.Replace(l)
+		}
+	}
 	return cleanRecipes(out)
 }
+
+// makeVarRe is a Makefile variable definition: NAME = value, :=, ?=, ::=.
+var makeVarRe = regexp.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)\s*(?::{1,2}|\?)?=\s*([^\n#]*)`)
 
 func cleanRecipes(lines []string) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		l = strings.TrimLeft(l, "@-+ \t")
+		// make reads the environment as variables: $(HOME) is the home
+		// directory, as ${HOME} is to the shell.
+		l = strings.NewReplacer("$(HOME)", "$HOME", "${HOME}", "$HOME").Replace(l)
 		out = append(out, strings.ReplaceAll(l, "$$", "$"))
 	}
 	return out
@@ -129,6 +149,24 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 		w.runTaskFile([]string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"}, "task "+strings.Join(names, " "), c, func(content string) []string {
 			return taskfileCmds(content, names)
 		})
+	default:
+		// Build and test tools that run code or commands from a project
+		// file the session wrote or edited (Rakefile, conftest.py,
+		// build.rs, tox.ini, a workflow run locally by act, ...).
+		if trig := buildTriggers[cmd.Name]; trig != nil {
+			for _, tf := range trig {
+				if tf.sub != "" && !slices.Contains(args, tf.sub) {
+					continue
+				}
+				mode := tf.lang
+				w.runTaskFile(w.matchingFiles(tf.file), cmd.Name+" ("+tf.file+")", c, func(content string) []string {
+					if mode == "lines" {
+						return configCommands(content)
+					}
+					return []string{content}
+				}, langArg(mode)...)
+			}
+		}
 	case "direnv":
 		// "direnv allow", "direnv exec DIR CMD", "direnv reload": the
 		// .envrc is sourced by a shell.
@@ -182,7 +220,7 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			}
 			break
 		}
-		scripts := []string{script}
+		scripts := []string{"pre" + script, script, "post" + script}
 		if install {
 			scripts = []string{"preinstall", "install", "postinstall", "prepare"}
 		} else if script == "" {
@@ -286,6 +324,14 @@ func taskfileCmds(content string, names []string) []string {
 	if yaml.Unmarshal([]byte(content), &doc) != nil {
 		return nil
 	}
+	if doc.Tasks == nil {
+		// An edit's fragment ("  clean:\n    cmds: [...]") is the tasks
+		// map itself, indented.
+		var frag map[string]any
+		if yaml.Unmarshal([]byte(dedent(content)), &frag) == nil {
+			doc.Tasks = frag
+		}
+	}
 	var out []string
 	for _, n := range names {
 		var cmds []any
@@ -341,6 +387,7 @@ var justRecipeRe = refilter.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)(?:\s+[^:=]
 // after a header; a leading "@" (do not echo) is dropped.
 func justRecipes(content string, names []string) []string {
 	body := map[string][]string{}
+	deps := map[string][]string{}
 	first, cur := "", ""
 	for _, line := range strings.Split(content, "\n") {
 		if line != "" && (line[0] == ' ' || line[0] == '\t') {
@@ -354,6 +401,9 @@ func justRecipes(content string, names []string) []string {
 		cur = ""
 		if m := justRecipeRe.FindStringSubmatch(line); m != nil && !strings.HasPrefix(line, "#") {
 			cur = m[1]
+			if _, after, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(after, "=") {
+				deps[cur] = strings.Fields(after)
+			}
 			if first == "" {
 				first = cur
 			}
@@ -364,6 +414,10 @@ func justRecipes(content string, names []string) []string {
 	}
 	var out []string
 	for _, n := range names {
+		// Dependencies run first: "default: clean" runs clean.
+		for _, d := range deps[n] {
+			out = append(out, body[d]...)
+		}
 		out = append(out, body[n]...)
 	}
 	return out
@@ -504,3 +558,163 @@ func (w *walker) gitExtras(args []string, c ctx) {
 		w.sub(f.Content, cc, nil)
 	}
 }
+
+// buildTrigger is a project file a tool runs: its content is code in
+// lang, or ("lines") a configuration whose values are command lines.
+type buildTrigger struct {
+	file string // a name, or a directory prefix ending in "/"
+	lang string
+	sub  string // the tool only runs it for this subcommand ("" any)
+}
+
+var buildTriggers = map[string][]buildTrigger{
+	"rake":       {{file: "Rakefile", lang: "ruby"}},
+	"bundle":     {{file: "Gemfile", lang: "ruby", sub: "install"}},
+	"pytest":     {{file: "conftest.py", lang: "python"}},
+	"py.test":    {{file: "conftest.py", lang: "python"}},
+	"nox":        {{file: "noxfile.py", lang: "python"}},
+	"tox":        {{file: "tox.ini", lang: "lines"}},
+	"cargo":      {{file: "build.rs", lang: "rust"}},
+	"cmake":      {{file: "CMakeLists.txt", lang: "lines"}},
+	"act":        {{file: ".github/workflows/", lang: "lines"}},
+	"pre-commit": {{file: ".pre-commit-config.yaml", lang: "lines"}},
+	"mvn":        {{file: "pom.xml", lang: "lines"}},
+	"composer":   {{file: "composer.json", lang: "lines"}},
+	"gradle":     {{file: "build.gradle", lang: "java"}, {file: "build.gradle.kts", lang: "java"}},
+	"gradlew":    {{file: "build.gradle", lang: "java"}, {file: "build.gradle.kts", lang: "java"}},
+	"poe":        {{file: "pyproject.toml", lang: "lines"}},
+}
+
+func langArg(mode string) []string {
+	if mode == "lines" {
+		return nil
+	}
+	return []string{mode}
+}
+
+// matchingFiles lists the session's files for a trigger: the name itself
+// (found anywhere, as LookupFile does), or every file below a directory
+// prefix ("x/"), or ending in a suffix (".go").
+func (w *walker) matchingFiles(spec string) []string {
+	if !strings.HasSuffix(spec, "/") && !strings.HasPrefix(spec, ".") || spec == ".pre-commit-config.yaml" {
+		return []string{spec}
+	}
+	var out []string
+	for k, f := range w.st.Files {
+		if f.Downloaded {
+			continue
+		}
+		if strings.HasSuffix(spec, "/") && strings.Contains("/"+k, "/"+spec) || strings.HasPrefix(spec, ".") && strings.HasSuffix(k, spec) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// configKeyRe strips what introduces a command in the configuration
+// files build tools run from: YAML keys and list dashes (run:, entry:,
+// command:, cmd:, script:), INI keys (commands_pre =), go:generate,
+// CMake's COMMAND, XML tags, JSON "name": "value" pairs.
+var configKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?(?:(?:run|entry|command|cmd|script|commands(?:_pre|_post)?|test|shell)\s*[:=]\s*(?:\{\s*shell\s*=\s*)?|//go:generate\s+|.*\bCOMMAND\s+|"[^"]+"\s*:\s*\[?\s*|<argument>|<executable>)`)
+
+// configCommands returns the command lines of a build tool's
+// configuration: the values after the keys configKeyRe knows, quotes and
+// closing brackets trimmed. Comments are skipped.
+func configCommands(content string) []string {
+	var out []string
+	var args []string // Maven's <argument> list, joined at the end
+	for _, line := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") {
+			continue
+		}
+		loc := configKeyRe.FindStringIndex(line)
+		if loc == nil {
+			continue
+		}
+		v := strings.TrimSpace(line[loc[1]:])
+		if i := strings.Index(v, "</"); i >= 0 {
+			v = v[:i]
+		}
+		v = strings.ReplaceAll(v, "{homedir}", "~")
+		v = trimClosers(strings.TrimRight(v, ", "))
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		} else if strings.Count(v, `"`)%2 == 1 {
+			v = strings.Trim(v, `"`)
+		}
+		v = strings.TrimPrefix(v, "@") // composer's @php script.php
+		if v == "" {
+			continue
+		}
+		if strings.Contains(line, "<argument>") || strings.Contains(line, "<executable>") {
+			args = append(args, v)
+			continue
+		}
+		out = append(out, strings.ReplaceAll(v, `\"`, `"`))
+	}
+	if len(args) == 0 {
+		for _, m := range xmlExecRe.FindAllStringSubmatch(content, 16) {
+			args = append(args, m[2])
+		}
+	}
+	if len(args) > 0 {
+		q := make([]string, len(args))
+		for i, a := range args {
+			q[i] = quote(a)
+		}
+		out = append(out, strings.Join(q, " "))
+	}
+	return out
+}
+
+// trimClosers drops trailing brackets that close something opened before
+// the value (a JSON array, a TOML inline table), keeping balanced ones.
+func trimClosers(v string) string {
+	for len(v) > 0 {
+		c := v[len(v)-1]
+		var open byte
+		switch c {
+		case ']':
+			open = '['
+		case '}':
+			open = '{'
+		case ')':
+			open = '('
+		default:
+			return v
+		}
+		if strings.Count(v, string(open)) >= strings.Count(v, string(c)) {
+			return v
+		}
+		v = strings.TrimRight(v[:len(v)-1], ", ")
+	}
+	return v
+}
+
+// dedent removes the indentation the first non-empty line has from
+// every line.
+func dedent(s string) string {
+	lines := strings.Split(s, "\n")
+	ind := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			ind = len(l) - len(strings.TrimLeft(l, " \t"))
+			break
+		}
+	}
+	if ind <= 0 {
+		return s
+	}
+	for i, l := range lines {
+		if len(l) >= ind && strings.TrimSpace(l[:ind]) == "" {
+			lines[i] = l[ind:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// xmlExecRe finds Maven exec-plugin executables and arguments, wherever
+// they sit on their lines.
+var xmlExecRe = regexp.MustCompile(`<(executable|argument)>([^<]*)</(?:executable|argument)>`)
