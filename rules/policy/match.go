@@ -367,6 +367,15 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	// names of KEY=value lines) decides what finally reaches the output,
 	// however many filters sit in between: diff .env.example .env | grep
 	// '^<' | cut -d= -f1 prints names only.
+	if m.intoRe != nil {
+		ok := false
+		for n := v.next; n != nil && n != v && !ok; n = n.next {
+			ok = m.intoRe.MatchString(n.str)
+		}
+		if !ok {
+			return res, false
+		}
+	}
 	if m.intoNotRe != nil {
 		for n := v.next; n != nil && n != v; n = n.next {
 			if m.intoNotRe.MatchString(n.str) {

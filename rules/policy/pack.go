@@ -119,11 +119,14 @@ type Matcher struct {
 	// piped into a stage matching this ("| jq keys", "| wc -l": what is
 	// printed is a count or the names, not the secret).
 	IntoNotRe string `yaml:"into_not_regex"`
+	// IntoRe: some later stage of the command's pipeline matches
+	// ("gcloud auth print-access-token | curl -d @- URL").
+	IntoRe string `yaml:"into_regex"`
 
-	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, envRe, unknownRe, intoNotRe *refilter.Regexp
-	targets, except, reads, writes, paths                                                []*glob
-	programs, subcmd                                                                     []*glob
-	argsAny, argsNone, via, notVia                                                       []*glob
+	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
+	targets, except, reads, writes, paths                                                        []*glob
+	programs, subcmd                                                                             []*glob
+	argsAny, argsNone, via, notVia                                                               []*glob
 }
 
 //go:embed packs/*.yaml
@@ -351,6 +354,9 @@ func (m *Matcher) compile() error {
 	if m.intoNotRe, err = re(m.IntoNotRe); err != nil {
 		return err
 	}
+	if m.intoRe, err = re(m.IntoRe); err != nil {
+		return err
+	}
 	if m.envRe, err = re(m.EnvRe); err != nil {
 		return err
 	}
@@ -418,7 +424,7 @@ func (m *Matcher) compile() error {
 func (m *Matcher) Empty() bool {
 	return len(m.Programs)+len(m.Subcommand)+len(m.FlagsAny)+len(m.FlagsAll)+len(m.ArgsAny)+
 		len(m.Targets)+len(m.Reads)+len(m.Writes)+len(m.CodeFrom)+len(m.StdinFrom)+len(m.ArgsFrom)+len(m.Notes)+len(m.Via)+len(m.Paths)+len(m.PatternAny) == 0 &&
-		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == "" && m.StdinRe == "" && m.UnknownRe == "" && m.EnvRe == ""
+		m.ArgsRegex == "" && m.TextRegex == "" && m.ContentRe == "" && m.StdinRe == "" && m.UnknownRe == "" && m.EnvRe == "" && m.IntoRe == ""
 }
 
 func baseOf(s string) string { return path.Base(s) }

@@ -613,6 +613,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	c.crossCall = c.crossCall || cross
 	raw.text = c.text(s)
 	if argv, ok := winCommand(raw.text, raw.fields); ok {
+		if len(argv) > 0 && argv[0] == "rm" && !hasOperand(argv[1:]) {
+			// "Get-ChildItem -Path $HOME | Remove-Item -Recurse": what is
+			// removed is what the listing names.
+			if p := psListedPath(in); p != "" {
+				argv = append(argv, p)
+			}
+		}
 		// PowerShell / cmd.exe, read from the source text.
 		wr := newRaw(argv)
 		wr.env, wr.text = raw.env, raw.text

@@ -13,7 +13,7 @@ import (
 // psOnly are PowerShell names with no POSIX namesake.
 var psOnly = map[string]bool{
 	"remove-item": true, "ri": true, "get-content": true, "gc": true, "format-volume": true, "clear-disk": true,
-	"initialize-disk": true,
+	"initialize-disk": true, "add-content": true, "set-content": true,
 }
 
 // cmdAmbiguous are cmd.exe names that also exist (or mean little) in a
@@ -52,6 +52,7 @@ func winCommand(text string, fields []string) ([]string, bool) {
 		}
 	}
 	var paths []string
+	value, hasValue := "", false
 	recursive, force := false, false
 	valueParams := map[string]bool{"-erroraction": true, "-ea": true, "-include": true, "-exclude": true, "-filter": true,
 		"-totalcount": true, "-tail": true, "-head": true, "-encoding": true, "-delimiter": true, "-readcount": true, "-filesystem": true,
@@ -63,6 +64,11 @@ func winCommand(text string, fields []string) ([]string, bool) {
 		case lw == "-path" || lw == "-literalpath" || lw == "-lp":
 			if i+1 < len(words) {
 				paths = append(paths, winPath(words[i+1]))
+				i++
+			}
+		case lw == "-value" || lw == "-val":
+			if i+1 < len(words) {
+				value, hasValue = strings.Trim(words[i+1], `"'`), true
 				i++
 			}
 		case lw == "-driveletter" || lw == "-number":
@@ -93,6 +99,16 @@ func winCommand(text string, fields []string) ([]string, bool) {
 		return append(argv, paths...), true
 	case "get-content", "gc", "type":
 		return append([]string{"cat"}, paths...), true
+	case "add-content", "ac", "set-content", "sc":
+		// The value written, as a shell redirect would write it, so the
+		// walker records the write and its content.
+		if hasValue && len(paths) == 1 {
+			op := " > "
+			if prog == "add-content" || prog == "ac" {
+				op = " >> "
+			}
+			return []string{"sh", "-c", "printf '%s\\n' " + quote(value) + op + quote(paths[0])}, true
+		}
 	case "format-volume", "clear-disk", "initialize-disk", "format":
 		return []string{"wipefs", "-a", "/dev/windows-volume"}, true
 	}
@@ -159,4 +175,35 @@ func winPath(p string) string {
 		}
 	}
 	return strings.ReplaceAll(p, `\`, "/")
+}
+
+func hasOperand(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// psListedPath is what a PowerShell listing piped into this command
+// names: "Get-ChildItem -Path X" lists X's entries ("X/*").
+func psListedPath(in stdinInfo) string {
+	for _, s := range in.sources {
+		switch strings.ToLower(s.Name) {
+		case "get-childitem", "gci", "ls", "dir":
+		default:
+			continue
+		}
+		for i, a := range s.Args {
+			la := strings.ToLower(a)
+			if (la == "-path" || la == "-literalpath") && i+1 < len(s.Args) {
+				return winPath(s.Args[i+1]) + "/*"
+			}
+			if !strings.HasPrefix(a, "-") {
+				return winPath(a) + "/*"
+			}
+		}
+	}
+	return ""
 }
