@@ -638,7 +638,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		switch {
 		case downloader != "":
 			w.st.Download(of.Target, downloader)
-		case !known && passThrough[raw.fields[0]] && (fromNetwork(in.sources) || w.readsDownload(raw.fields[1:])):
+		case !known && len(raw.fields) > 0 && passThrough[raw.fields[0]] && (fromNetwork(in.sources) || w.readsDownload(raw.fields[1:])):
 			// "curl URL | cat > /tmp/i", "base64 -d /tmp/u.b64 > /tmp/u.sh"
 			// after downloading u.b64: the file holds the download.
 			w.st.Download(of.Target, raw.text)
