@@ -141,7 +141,7 @@ func anyGlob(gs []*glob, s string) bool {
 	return false
 }
 
-var homeRe = refilter.MustCompile(`^(?:/home/[^/]+|/Users/[^/]+|/root|~[A-Za-z0-9_.-]*)(?:/|$)`)
+var homeRe = refilter.MustCompile(`^(?:/home/[^/]+|/Users/[^/]+|/mnt/[a-z]/Users/[^/]+|/root|~[A-Za-z0-9_.-]*)(?:/|$)`)
 
 // normPath puts a path argument in the form pack globs are written for:
 // cleaned, every home directory written "~", no trailing slash. Relative

@@ -782,11 +782,17 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	case name == "docker" || name == "podman" || name == "kubectl":
 		if rest := containerExec(name, args.fields); len(rest) > 0 {
 			nr := newRaw(rest)
-			w.emit(nr, c.with(name+" exec"), stdinInfo{})
+			// "kubectl exec -i POD -- sh < script": the command in the
+			// container reads exec's standard input.
+			w.emit(nr, c.with(name+" exec"), in)
 		} else if rest := containerRun(name, args.fields); len(rest) > 0 {
 			nr := newRaw(rest)
 			w.emit(nr, c.with(name+" run"), stdinInfo{})
+		} else if name != "kubectl" && len(args.fields) > 1 && args.fields[0] == "compose" {
+			w.composeUp(name, args.fields[1:], c)
 		}
+	case name == "docker-compose" || name == "podman-compose":
+		w.composeUp("docker", args.fields, c)
 	}
 	// Running a file by path ("./x.sh", "/tmp/x"): the file's content, if
 	// the session wrote it. A bare name runs a downloaded file too when
@@ -1409,6 +1415,18 @@ func containerRun(prog string, f []string) []string {
 	if prog == "kubectl" || len(f) == 0 {
 		return nil
 	}
+	// Global options first: docker -H ssh://host run ..., --context x.
+	for len(f) > 1 && strings.HasPrefix(f[0], "-") {
+		switch f[0] {
+		case "-H", "--host", "-c", "--context", "--config", "-l", "--log-level":
+			f = f[2:]
+		default:
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			return nil
+		}
+	}
 	if f[0] == "container" && len(f) > 1 {
 		f = f[1:]
 	}
@@ -1475,10 +1493,24 @@ func containerRun(prog string, f []string) []string {
 			return cmd
 		}
 	}
-	if i >= len(f) || len(mounts) == 0 {
+	if i >= len(f) {
+		return nil
+	}
+	if len(mounts) == 0 {
+		// Without a mount the command stays in the container, unless the
+		// image is a tool acting on the outside: the docker socket, a
+		// cloud or cluster API, a remote.
+		if ep := imageEntrypoints[imageName(f[i])]; ep != "" && entry == "" && remoteTools[ep] {
+			return append([]string{ep}, f[i+1:]...)
+		}
 		return nil
 	}
 	argv := f[i+1:]
+	if entry == "" {
+		// Images whose entrypoint is a tool: "amazon/aws-cli s3 rm ..."
+		// runs aws, "alpine/git push" runs git.
+		entry = imageEntrypoints[imageName(f[i])]
+	}
 	if entry != "" {
 		argv = append([]string{entry}, argv...)
 	}
@@ -1642,4 +1674,26 @@ func containsSource(list []Source, s Source) bool {
 		}
 	}
 	return false
+}
+
+// imageEntrypoints are images whose entrypoint is a known tool.
+var imageEntrypoints = map[string]string{
+	"amazon/aws-cli": "aws", "public.ecr.aws/aws-cli/aws-cli": "aws", "curlimages/curl": "curl", "alpine/git": "git",
+	"bitnami/kubectl": "kubectl", "hashicorp/terraform": "terraform", "docker": "docker", "mcr.microsoft.com/azure-cli": "az",
+	"google/cloud-sdk": "", "alpine/helm": "helm", "rancher/kubectl": "kubectl",
+}
+
+// remoteTools act on something outside their container (a cloud, a
+// cluster, the docker daemon, a remote repository) whatever it mounts.
+var remoteTools = map[string]bool{"aws": true, "kubectl": true, "terraform": true, "docker": true, "az": true, "helm": true, "curl": true}
+
+// imageName drops an image reference's tag and digest.
+func imageName(ref string) string {
+	if i := strings.IndexByte(ref, '@'); i >= 0 {
+		ref = ref[:i]
+	}
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		ref = ref[:i]
+	}
+	return ref
 }

@@ -3,6 +3,7 @@ package shell
 import (
 	"encoding/json"
 	"gopkg.in/yaml.v3"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -718,3 +719,111 @@ func dedent(s string) string {
 // xmlExecRe finds Maven exec-plugin executables and arguments, wherever
 // they sit on their lines.
 var xmlExecRe = regexp.MustCompile(`<(executable|argument)>([^<]*)</(?:executable|argument)>`)
+
+// composeUp follows "docker compose up|run [SERVICE...]" into a compose
+// file the session wrote: each service runs as the "docker run" with the
+// same mounts, privileges and command would, so a service mounting the
+// host's root or home and deleting or reading there is seen like that
+// docker run.
+func (w *walker) composeUp(prog string, args []string, c ctx) {
+	if len(args) == 0 {
+		return
+	}
+	sub := ""
+	var services []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-f" || a == "--file" || a == "-p" || a == "--project-name" || a == "--profile" || a == "--env-file":
+			i++
+		case strings.HasPrefix(a, "-"):
+		case sub == "":
+			sub = a
+		default:
+			services = append(services, a)
+		}
+	}
+	if sub != "up" && sub != "run" && sub != "start" && sub != "create" {
+		return
+	}
+	if sub == "run" && len(services) > 1 {
+		services = services[:1] // run SERVICE CMD...: the rest is the command
+	}
+	for _, key := range w.composeFiles() {
+		f := w.st.Files[key]
+		var doc struct {
+			Services map[string]struct {
+				Image      string `yaml:"image"`
+				Volumes    []any  `yaml:"volumes"`
+				Command    any    `yaml:"command"`
+				Entrypoint any    `yaml:"entrypoint"`
+				Privileged bool   `yaml:"privileged"`
+				PID        string `yaml:"pid"`
+			} `yaml:"services"`
+		}
+		if yaml.Unmarshal([]byte(f.Content), &doc) != nil {
+			continue
+		}
+		names := make([]string, 0, len(doc.Services))
+		for n := range doc.Services {
+			if len(services) == 0 || slices.Contains(services, n) {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			svc := doc.Services[n]
+			argv := []string{prog, "run"}
+			if svc.Privileged {
+				argv = append(argv, "--privileged")
+			}
+			if svc.PID == "host" {
+				argv = append(argv, "--pid=host")
+			}
+			for _, v := range svc.Volumes {
+				if s, ok := v.(string); ok {
+					argv = append(argv, "-v", strings.NewReplacer("${HOME}", "~", "$HOME", "~").Replace(s))
+				}
+			}
+			if s, ok := svc.Entrypoint.(string); ok && s != "" {
+				argv = append(argv, "--entrypoint", s)
+			}
+			image := svc.Image
+			if image == "" {
+				image = "build-context"
+			}
+			argv = append(argv, image)
+			switch cmd := svc.Command.(type) {
+			case string:
+				argv = append(argv, "sh", "-c", cmd)
+			case []any:
+				for _, x := range cmd {
+					if s, ok := x.(string); ok {
+						argv = append(argv, s)
+					}
+				}
+			}
+			cc := c.with(prog + " compose " + sub + " (" + key + ")")
+			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+			w.emit(newRaw(argv), cc, stdinInfo{})
+		}
+	}
+}
+
+// composeFiles are the compose files the session wrote, by the names
+// compose looks for.
+func (w *walker) composeFiles() []string {
+	var out []string
+	for k, f := range w.st.Files {
+		if f.Downloaded {
+			continue
+		}
+		switch b := path.Base(k); {
+		case strings.HasPrefix(b, "docker-compose") && (strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".yaml")),
+			strings.HasPrefix(b, "compose") && (strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".yaml")):
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -26,6 +26,8 @@ var wrappers = map[string]wrapper{
 	"pkexec":        {longArgs: []string{"--user"}},
 	"env":           {argOpts: "uCS", longArgs: []string{"--unset", "--chdir", "--split-string"}, assigns: true},
 	"nohup":         {},
+	"wsl":           {argOpts: "du", longArgs: []string{"--distribution", "--user", "--cd", "--exec"}},
+	"wsl.exe":       {argOpts: "du", longArgs: []string{"--distribution", "--user", "--cd", "--exec"}},
 	"flock":         {argOpts: "wE", longArgs: []string{"--timeout", "--wait", "--conflict-exit-code"}, operands: 1},
 	"nice":          {argOpts: "n", longArgs: []string{"--adjustment"}, dashNum: true},
 	"ionice":        {argOpts: "cnpPu", longArgs: []string{"--class", "--classdata"}},
