@@ -738,7 +738,13 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				return
 			case (a == "-file" || a == "-f") && i+1 < len(args.fields):
 				cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
-				w.runFile(cmd, args.fields[i+1], c.with("script:"+CleanPath(args.fields[i+1])), args.fields[i+1:])
+				f := args.fields[i+1]
+				if ws := winSplit(cmd.Text); len(ws) > i+2 && strings.ContainsAny(ws[i+2], `\\`) {
+					// ".\\boot.ps1" as written: a POSIX parse drops the
+					// backslash.
+					f = winPath(ws[i+2])
+				}
+				w.runFile(cmd, f, c.with("script:"+CleanPath(f)), args.fields[i+1:])
 				return
 			case (a == "-c" || a == "-command") && i+1 < len(args.fields) && args.fields[i+1] == "-":
 				cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -14,6 +15,14 @@ import (
 var psOnly = map[string]bool{
 	"remove-item": true, "ri": true, "get-content": true, "gc": true, "format-volume": true, "clear-disk": true,
 	"initialize-disk": true, "add-content": true, "set-content": true,
+	"get-childitem": true, "gci": true, "invoke-webrequest": true, "iwr": true, "start-process": true, "saps": true, "bitsadmin": true, "bitsadmin.exe": true,
+}
+
+// winDirs are the per-user directories Windows names by variable.
+var winDirs = map[string]string{
+	"$env:localappdata": "~/AppData/Local", "%localappdata%": "~/AppData/Local",
+	"$env:appdata": "~/AppData/Roaming", "%appdata%": "~/AppData/Roaming",
+	"$env:temp": "/tmp", "%temp%": "/tmp", "$env:tmp": "/tmp", "%tmp%": "/tmp",
 }
 
 // cmdAmbiguous are cmd.exe names that also exist (or mean little) in a
@@ -29,6 +38,13 @@ func winCommand(text string, fields []string) ([]string, bool) {
 		return nil, false
 	}
 	prog := fields[0]
+	if m := winExeRe.FindString(text); m != "" {
+		// "C:\\Users\\Public\\svc.exe", ".\\tool.exe": a program run by
+		// its Windows path (the POSIX parse lost the backslashes).
+		if words := winSplit(text); len(words) > 0 {
+			return append([]string{winPath(words[0])}, words[1:]...), true
+		}
+	}
 	if !psOnly[prog] && !cmdAmbiguous[prog] {
 		// Cheap test first: most programs are not Windows ones.
 		if prog = strings.ToLower(prog); prog == fields[0] || !psOnly[prog] && !cmdAmbiguous[prog] {
@@ -99,6 +115,32 @@ func winCommand(text string, fields []string) ([]string, bool) {
 		return append(argv, paths...), true
 	case "get-content", "gc", "type":
 		return append([]string{"cat"}, paths...), true
+	case "get-childitem", "gci":
+		// A listing: what a Remove-Item it is piped into removes.
+		return append([]string{"ls"}, paths...), true
+	case "invoke-webrequest", "iwr":
+		// iwr URL -OutFile F: a download, as "curl -o F URL".
+		if out, url := psOutFile(words), psURL(words); out != "" && url != "" {
+			return []string{"curl", "-o", winPath(out), url}, true
+		}
+	case "bitsadmin", "bitsadmin.exe":
+		// bitsadmin /transfer JOB [/download] [/priority P] URL DEST
+		for i, w := range words {
+			if strings.Contains(w, "://") && i+1 < len(words) {
+				return []string{"curl", "-o", winPath(words[i+1]), strings.Trim(w, `"'`)}, true
+			}
+		}
+	case "start-process", "saps":
+		// Start-Process FILE [-ArgumentList "..."]: runs FILE.
+		if len(words) > 1 && !strings.HasPrefix(words[1], "-") {
+			argv := []string{winPath(words[1])}
+			for i, w := range words {
+				if lw := strings.ToLower(w); (lw == "-argumentlist" || lw == "-args") && i+1 < len(words) {
+					argv = append(argv, winSplit(strings.Trim(words[i+1], `"'`))...)
+				}
+			}
+			return argv, true
+		}
 	case "add-content", "ac", "set-content", "sc":
 		// The value written, as a shell redirect would write it, so the
 		// walker records the write and its content.
@@ -168,6 +210,12 @@ func winPath(p string) string {
 			break
 		}
 	}
+	for pre, dir := range winDirs {
+		if strings.HasPrefix(lp, pre) {
+			p = dir + p[len(pre):]
+			break
+		}
+	}
 	if len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z') {
 		p = p[2:]
 		if p == "" {
@@ -207,3 +255,26 @@ func psListedPath(in stdinInfo) string {
 	}
 	return ""
 }
+
+// psOutFile is the -OutFile value of a PowerShell download.
+func psOutFile(words []string) string {
+	for i, w := range words {
+		if lw := strings.ToLower(w); (lw == "-outfile" || lw == "-o") && i+1 < len(words) {
+			return words[i+1]
+		}
+	}
+	return ""
+}
+
+// psURL is the first URL among a PowerShell command's words.
+func psURL(words []string) string {
+	for _, w := range words {
+		if w = strings.Trim(w, `"'`); strings.Contains(w, "://") {
+			return w
+		}
+	}
+	return ""
+}
+
+// winExeRe is a command line starting with a Windows path to a program.
+var winExeRe = regexp.MustCompile(`^\s*"?(?:[A-Za-z]:\\|\.\\|\$env:\w+\\)[^"\s]*\.(?:exe|bat|cmd|ps1|com)\b`)
