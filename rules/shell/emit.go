@@ -1342,6 +1342,20 @@ func containerExec(prog string, f []string) []string {
 			f = f[1:]
 		}
 	}
+	if prog == "kubectl" && len(f) > 1 && f[0] == "debug" && strings.HasPrefix(f[1], "node/") {
+		// kubectl debug node/N -- CMD: the node's root is mounted at
+		// /host; "chroot /host CMD" runs CMD on the node.
+		for i, a := range f {
+			if a == "--" && i+1 < len(f) {
+				argv := f[i+1:]
+				if len(argv) > 2 && argv[0] == "chroot" && argv[1] == "/host" {
+					return argv[2:]
+				}
+				return hostPaths(argv, "/host")
+			}
+		}
+		return nil
+	}
 	if len(f) == 0 || f[0] != "exec" {
 		return nil
 	}
@@ -1349,6 +1363,10 @@ func containerExec(prog string, f []string) []string {
 	if prog == "kubectl" {
 		for i, a := range f {
 			if a == "--" {
+				// nsenter -t 1 in a privileged pod runs on the node.
+				if h := nsenterHost(f[i+1:]); h != nil {
+					return h
+				}
 				return f[i+1:]
 			}
 		}
@@ -1702,4 +1720,20 @@ func imageName(ref string) string {
 		ref = ref[:i]
 	}
 	return ref
+}
+
+// hostPaths rewrites paths below a mount of the host's root ("/host/etc"
+// is "/etc").
+func hostPaths(argv []string, mount string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		switch {
+		case a == mount:
+			a = "/"
+		case strings.HasPrefix(a, mount+"/"):
+			a = a[len(mount):]
+		}
+		out[i] = a
+	}
+	return out
 }
