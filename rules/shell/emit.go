@@ -624,6 +624,22 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: m[1], Text: file.Content})
 			}
 		}
+	case name == "ansible":
+		// ansible HOSTS -m shell|command|raw -a 'CMD': CMD runs on the
+		// hosts, as over ssh.
+		module := "command"
+		for i, a := range args.fields {
+			if (a == "-m" || a == "--module-name") && i+1 < len(args.fields) {
+				module = args.fields[i+1]
+			}
+		}
+		if module == "shell" || module == "command" || module == "raw" || module == "ansible.builtin.shell" || module == "ansible.builtin.command" {
+			for i, a := range args.fields {
+				if (a == "-a" || a == "--args") && i+1 < len(args.fields) {
+					w.sub(args.fields[i+1], c.with("ansible "+module), nil)
+				}
+			}
+		}
 	case name == "installer":
 		// macOS "installer -pkg FILE -target /": the package's scripts
 		// run as root; a package downloaded earlier is a download run.
