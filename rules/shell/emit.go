@@ -84,8 +84,18 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 			if w.st.earlier("alias:" + name) {
 				c.crossCall = true
 			}
+			rest := args.fields
+			if strings.HasSuffix(a, " ") && len(rest) > 0 {
+				// An alias ending in a blank makes the shell expand the
+				// next word as an alias too: alias g='git ' fp='push
+				// --force origin main', then "g fp".
+				if b, ok := w.st.Aliases[rest[0]]; ok {
+					a += b
+					rest = rest[1:]
+				}
+			}
 			w.depth++
-			_ = w.script(a+" "+joinQuoted(args.fields), c.with("alias:"+name))
+			_ = w.script(a+" "+joinQuoted(rest), c.with("alias:"+name))
 			w.depth--
 			return "", false, ""
 		}
@@ -112,6 +122,19 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 		}
 	}
 
+	if base == "env" {
+		// env -S 'STRING': the string is split into the command line.
+		for i, a := range r.fields[1:] {
+			if (a == "-S" || a == "--split-string") && i+2 < len(r.fields) {
+				w.sub(strings.Join(r.fields[i+2:], " "), c.with("env -S"), nil)
+				return "", false, ""
+			}
+			if strings.HasPrefix(a, "--split-string=") {
+				w.sub(strings.TrimPrefix(a, "--split-string=")+" "+strings.Join(r.fields[i+2:], " "), c.with("env -S"), nil)
+				return "", false, ""
+			}
+		}
+	}
 	if base == "flock" {
 		// "flock LOCKFILE -c 'CMD'": the command line runs in a shell.
 		for i, a := range r.fields[1:] {
@@ -1666,6 +1689,7 @@ var globbedPrograms = []string{
 	"rm", "dd", "sh", "bash", "zsh", "dash", "cat", "curl", "wget", "shred", "mkfs", "chmod", "chown", "find",
 	"python3", "python", "perl", "ruby", "node", "php", "base64", "nc", "ncat", "socat", "scp", "rsync", "tar",
 	"mv", "cp", "tee", "truncate", "wipefs", "crontab", "sudo", "env", "eval", "xargs", "git", "kubectl", "aws",
+	"setenforce", "systemctl", "ufw", "iptables", "history", "userdel", "mkfs.ext4", "fdisk", "parted", "gpg", "ssh",
 }
 
 // globProgram resolves a glob in a program name ("r?", "[r]m", "c*t").
