@@ -575,14 +575,15 @@ var passThrough = map[string]bool{
 // toolCacheDirs are the default answers of tools asked where their caches
 // and module stores live.
 var toolCacheDirs = map[string]string{
-	"go env GOCACHE":       "~/.cache/go-build",
-	"go env GOMODCACHE":    "~/go/pkg/mod",
-	"npm config get cache": "~/.npm",
-	"yarn cache dir":       "~/.cache/yarn",
-	"pip cache dir":        "~/.cache/pip",
-	"pip3 cache dir":       "~/.cache/pip",
-	"brew --cache":         "~/Library/Caches/Homebrew",
-	"pnpm store path":      "~/.local/share/pnpm/store",
+	"go env GOCACHE":            "~/.cache/go-build",
+	"npm config get userconfig": "~/.npmrc",
+	"go env GOMODCACHE":         "~/go/pkg/mod",
+	"npm config get cache":      "~/.npm",
+	"yarn cache dir":            "~/.cache/yarn",
+	"pip cache dir":             "~/.cache/pip",
+	"pip3 cache dir":            "~/.cache/pip",
+	"brew --cache":              "~/Library/Caches/Homebrew",
+	"pnpm store path":           "~/.local/share/pnpm/store",
 }
 
 // unpackTarget reads an extraction command: the archive ("-" or "" for
