@@ -635,6 +635,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		if Unknown(of.Target) || strings.HasPrefix(of.Target, "/dev/") && !strings.HasPrefix(of.Target, "/dev/shm/") {
 			continue
 		}
+		if src := secretSource(raw.fields); src != "" {
+			// "gh auth token > /tmp/t": the file holds the secret, and a
+			// later read or upload of /tmp/t reads where it came from.
+			w.st.setOrigin(of.Target, src)
+		}
 		switch {
 		case downloader != "":
 			w.st.Download(of.Target, downloader)
@@ -1022,4 +1027,26 @@ func (w *walker) unsetVar(name string) bool {
 	_, v := w.st.Vars[name]
 	_, a := w.st.Arrays[name]
 	return !v && !a
+}
+
+// secretSource names the file a secret-printing command's output stands
+// for (gh's token file, the process environment), or "".
+func secretSource(f []string) string {
+	if len(f) == 0 {
+		return ""
+	}
+	line := strings.Join(f, " ")
+	switch {
+	case (f[0] == "env" || f[0] == "printenv") && len(f) == 1, f[0] == "export" && len(f) == 2 && f[1] == "-p":
+		return "/proc/self/environ"
+	case strings.HasPrefix(line, "gh auth token"):
+		return "~/.config/gh/hosts.yml"
+	case strings.HasPrefix(line, "aws configure export-credentials"), strings.HasPrefix(line, "aws sts get-session-token"):
+		return "~/.aws/credentials"
+	case strings.HasPrefix(line, "gcloud auth print-access-token"), strings.HasPrefix(line, "gcloud auth application-default print-access-token"):
+		return "~/.config/gcloud/application_default_credentials.json"
+	case strings.HasPrefix(line, "kubectl config view") && strings.Contains(line, "--raw"):
+		return "~/.kube/config"
+	}
+	return ""
 }
