@@ -322,9 +322,11 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 		}
 	}
 	if m.stdinRe != nil {
-		ok := c.StdinText != "" && m.stdinRe.MatchString(c.StdinText)
+		// The text itself when the analysis knows it; the commands that
+		// produce it otherwise.
+		ok := c.StdinText != "" && m.stdinHit(c.StdinText)
 		for _, src := range c.Stdin {
-			if !ok && m.stdinRe.MatchString(src.Text) {
+			if !ok && c.StdinText == "" && m.stdinHit(src.Text) {
 				ok = true
 			}
 		}
@@ -1271,6 +1273,22 @@ func isFileServer(c *shell.Command) bool {
 func anyMatch(re *refilter.Regexp, texts []string) bool {
 	for _, t := range texts {
 		if re.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// stdinHit reports whether stdin_regex matches text somewhere that
+// stdin_not_regex does not excuse: each match is tried against
+// stdin_not_regex at its own start, so "DROP DATABASE app_test; DROP
+// DATABASE app" is still a hit while the first statement alone is not.
+func (m *Matcher) stdinHit(text string) bool {
+	if m.stdinNotRe == nil {
+		return m.stdinRe.MatchString(text)
+	}
+	for _, loc := range m.stdinRe.FindAllStringIndex(text, 64) {
+		if ex := m.stdinNotRe.FindStringIndex(text[loc[0]:]); ex == nil || ex[0] != 0 {
 			return true
 		}
 	}

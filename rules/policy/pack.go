@@ -83,7 +83,10 @@ type Matcher struct {
 	// "lsblk -dpno NAME | xargs wipefs -a").
 	ArgsFrom []string `yaml:"args_from"`
 	StdinRe  string   `yaml:"stdin_regex"`
-	NotVia   []string `yaml:"not_via"`
+	// StdinNotRe excuses a match of stdin_regex when it also matches at
+	// the same place ("DROP DATABASE app_test" is scratch).
+	StdinNotRe string   `yaml:"stdin_not_regex"`
+	NotVia     []string `yaml:"not_via"`
 	// ReadFrom limits reads to "args" or "stdin" ("<" redirects); both
 	// by default.
 	ReadFrom  string   `yaml:"read_from"`
@@ -123,10 +126,10 @@ type Matcher struct {
 	// ("gcloud auth print-access-token | curl -d @- URL").
 	IntoRe string `yaml:"into_regex"`
 
-	argsRe, argsNotRe, textRe, contentRe, stdinRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
-	targets, except, reads, writes, paths                                                        []*glob
-	programs, subcmd                                                                             []*glob
-	argsAny, argsNone, via, notVia                                                               []*glob
+	argsRe, argsNotRe, textRe, contentRe, stdinRe, stdinNotRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
+	targets, except, reads, writes, paths                                                                    []*glob
+	programs, subcmd                                                                                         []*glob
+	argsAny, argsNone, via, notVia                                                                           []*glob
 }
 
 //go:embed packs/*.yaml
@@ -376,6 +379,12 @@ func (m *Matcher) compile() error {
 	}
 	if m.stdinRe, err = re(m.StdinRe); err != nil {
 		return err
+	}
+	if m.stdinNotRe, err = re(m.StdinNotRe); err != nil {
+		return err
+	}
+	if m.stdinNotRe != nil && m.stdinRe == nil {
+		return errors.New("stdin_not_regex needs stdin_regex")
 	}
 	for _, g := range []struct {
 		src []string

@@ -1213,6 +1213,9 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 		return
 	}
 	if it.argv != nil {
+		for i, a := range it.argv {
+			it.argv[i] = w.codeEnv(a)
+		}
 		nr := newRaw(it.argv)
 		nr.text = it.text
 		nr.notes = it.notes
@@ -1221,7 +1224,28 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 		w.depth--
 		return
 	}
-	w.sub(it.shell, c.with(it.via), nil)
+	w.sub(w.codeEnv(it.shell), c.with(it.via), nil)
+}
+
+// codeEnv fills in the environment variables code read (os.environ["X"])
+// with the values the session exported; the others stay unknown, named
+// like the shell's own unset variables.
+func (w *walker) codeEnv(s string) string {
+	mark := unkOpen + envMark
+	for strings.Contains(s, mark) {
+		i := strings.Index(s, mark)
+		j := strings.Index(s[i:], unkClose)
+		if j < 0 {
+			break
+		}
+		name := s[i+len(mark) : i+j]
+		v, ok := w.st.Vars[name]
+		if !ok {
+			v = unkOpen + name + unkClose
+		}
+		s = s[:i] + v + s[i+j+len(unkClose):]
+	}
+	return s
 }
 
 // elispRe finds the Emacs Lisp calls that run, delete or read, with a

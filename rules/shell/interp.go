@@ -3,6 +3,8 @@ package shell
 import (
 	"encoding/hex"
 	"maps"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -17,6 +19,8 @@ type codeItem struct {
 	via   string
 	text  string
 	notes []string
+	// pos is where in the code the item's call starts, for ordering.
+	pos int
 }
 
 // Calls whose first argument is a shell command line.
@@ -33,7 +37,7 @@ var (
 	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	decoderRe       = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
 	netReadRe       = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
-	wholeEnvRe      = refilter.MustCompile(`^\s*\(?\s*(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)\s*(?:,[^)]*)?\)?\s*\)?\s*;?\s*$`)
+	wholeEnvRe      = refilter.MustCompile(`^\s*\(?\s*(?:(?:json\.dumps|pprint\.pformat|str|repr)\(\s*)?(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)(?:\s*\)|\s*,[^)]*){0,4}\s*;?\s*$`)
 	envLoopRe       = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
 	execFileRe      = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
 	hexDecRe        = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
@@ -79,7 +83,7 @@ var (
 	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint)\b`)
 	// A socket connected out with the process's stdio or a shell tied
 	// to it: a reverse shell.
-	revShellRe = refilter.MustCompile(`(?s)socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()`)
+	revShellRe = refilter.MustCompile(`(?s)socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()|(?:\bnet\.connect\(|require\(\s*['"]net['"]\s*\)\.connect\(|\bnew\s+net\.Socket\(|IO::Socket::INET|TCPSocket\.(?:new|open)|\bfsockopen\().{0,400}(?:/bin/(?:ba|z)?sh|\b(?:spawn|exec|popen|proc_open|system)\s*\(\s*['"](?:ba|z)?sh\b|cmd\.exe|open\s*\(\s*STDIN)`)
 	// Code that fetches from the network (netFetchRe, with a URL
 	// literal) and also evaluates code at run time (evalCallRe) runs what
 	// it fetched, whatever the nesting: eval(file_get_contents(URL)),
@@ -158,6 +162,9 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	if lang == "python" {
 		code = StripPythonComments(code)
 	}
+	if strings.Contains(code, "getattr(") {
+		code = getattrRe.ReplaceAllString(code, "$1.$2")
+	}
 	vars := map[string]string{}
 	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
@@ -165,85 +172,133 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		} else if p, _, ok := readPathSpecial(code[m[1]:], vars); ok {
 			// rc = os.path.expanduser("~/.bashrc"), home = Path.home()
 			vars[code[m[2]:m[3]]] = p
+		} else if vals, _, ok := readSeq(code[m[1]:], vars); ok {
+			// args = ["git", "push", "-f"], dirs = [d[::-1] for d in (...)]
+			if len(vals) == 1 {
+				vars[code[m[2]:m[3]]] = vals[0]
+			} else {
+				setListVar(vars, code[m[2]:m[3]], vals)
+			}
 		}
 	}
+	code = pathMethods(code, vars)
+	spans := literalSpans(lang, code)
+	nets := netVars(code)
 	var out []codeItem
 	add := func(it codeItem) {
 		if len(out) < 64 {
+			it.pos = len(code) + len(out)
+			if it.text != "" {
+				if i := strings.Index(code, it.text); i >= 0 {
+					it.pos = i
+				}
+			}
 			out = append(out, it)
 		}
 	}
-	for _, m := range shellCallRe.FindAllStringIndex(code, -1) {
-		rest := code[m[1]:]
-		callee := strings.TrimSpace(code[m[0]:m[1]])
-		if strings.HasSuffix(callee, "(") && decoderRe.MatchString(callArg(rest)) {
-			// os.system(codecs.decode('...', 'rot13')), exec(''.join(map(chr,
-			// [...]))), system(pack("H*", "...")): whatever the text
-			// decodes to, a shell or interpreter runs a payload that was
-			// kept unreadable on purpose.
-			add(codeItem{argv: []string{lang, "encoded-exec"}, via: via + " " + strings.TrimRight(callee, "( ") + "(decoded)",
-				notes: []string{"encoded-exec"}, text: clip(code[m[0]:], 200)})
-		}
-		if strings.HasSuffix(callee, "(") && !strings.HasPrefix(callee, "exec") && !strings.HasPrefix(callee, "eval") {
-			// os.system(urlopen(URL).read().decode()), subprocess.run(
-			// ["bash"], input=requests.get(URL).content): what the network
-			// returned is run by a shell, in-process pipe-to-shell.
-			if arg := callArg(rest); netReadRe.MatchString(arg) {
-				u := "http://unknown.invalid/"
-				if m := urlLitRe.FindStringSubmatch(arg); m != nil {
-					u = m[1]
-				} else if m := urlLitRe.FindStringSubmatch(code); m != nil {
-					u = m[1]
-				}
-				add(codeItem{shell: "curl -s " + quote(u) + " | sh", via: via + " " + strings.TrimRight(callee, "( ") + "(network)"})
-			}
-		}
-		if argv, ok := readList(rest, vars); ok {
-			// spawn("rm", ["-rf", "/"]) is handled below; a list is argv.
-			add(codeItem{argv: argv, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
-			continue
-		}
-		s, n, ok := readStrExpr(rest, vars)
-		if !ok {
-			continue
-		}
-		// spawn("rm", ["-rf","/"]) / execFile("rm", [...]) / os.execvp("rm", [...])
-		after := strings.TrimLeft(rest[n:], " \t")
-		if strings.HasPrefix(after, ",") {
-			if argv, ok := readList(strings.TrimLeft(after[1:], " \t"), vars); ok && !strings.Contains(s, " ") {
-				if len(argv) > 0 && argv[0] == s {
-					argv = argv[1:]
-				}
-				add(codeItem{argv: append([]string{s}, argv...), via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
+	calls := shellCallRe.FindAllStringIndex(code, -1)
+	scanCalls := func(vars map[string]string) {
+		for _, m := range calls {
+			if inSpans(spans, m[0]) {
 				continue
 			}
-		}
-		// Perl/Ruby list form without brackets: system "rm", "-rf", "/".
-		if strings.HasPrefix(after, ",") && !strings.Contains(s, " ") {
-			argv := []string{s}
-			rest2 := after
-			for strings.HasPrefix(rest2, ",") {
-				a, k, ok := readPathExpr(strings.TrimLeft(rest2[1:], " \t"), vars)
-				if !ok {
-					break
-				}
-				argv = append(argv, a)
-				rest2 = strings.TrimLeft(strings.TrimLeft(rest2[1:], " \t")[k:], " \t")
+			rest := code[m[1]:]
+			callee := strings.TrimSpace(code[m[0]:m[1]])
+			if strings.HasSuffix(callee, "(") && decoderRe.MatchString(callArg(rest)) {
+				// os.system(codecs.decode('...', 'rot13')), exec(''.join(map(chr,
+				// [...]))), system(pack("H*", "...")): whatever the text
+				// decodes to, a shell or interpreter runs a payload that was
+				// kept unreadable on purpose.
+				add(codeItem{argv: []string{lang, "encoded-exec"}, via: via + " " + strings.TrimRight(callee, "( ") + "(decoded)",
+					notes: []string{"encoded-exec"}, text: clip(code[m[0]:], 200)})
 			}
-			if len(argv) > 1 {
+			if strings.HasSuffix(callee, "(") {
+				// os.system(urlopen(URL).read().decode()), subprocess.run(
+				// ["bash"], input=requests.get(URL).content), os.system(script)
+				// after script = httpx.get(URL).text: what the network returned
+				// is run by a shell, in-process pipe-to-shell.
+				arg := callArg(rest)
+				codeCall := strings.HasPrefix(callee, "eval") || strings.HasPrefix(callee, "exec") && lang == "python"
+				if netReadRe.MatchString(arg) || netRun(arg, nets) {
+					u := "http://unknown.invalid/"
+					if m := urlLitRe.FindStringSubmatch(arg); m != nil {
+						u = m[1]
+					} else if m := urlLitRe.FindStringSubmatch(code); m != nil {
+						u = m[1]
+					}
+					prog := "sh"
+					if codeCall {
+						prog = lang
+					}
+					add(codeItem{shell: "curl -s " + quote(u) + " | " + prog, via: via + " " + strings.TrimRight(callee, "( ") + "(network)", text: clip(code[m[0]:], 200)})
+				}
+			}
+			argv, ok := readList(rest, vars)
+			if !ok {
+				if id := identAt(strings.TrimLeft(rest, " \t")); id != "" {
+					argv, ok = listVar(vars, id)
+				}
+			}
+			if ok {
+				// spawn("rm", ["-rf", "/"]) is handled below; a list is argv.
 				add(codeItem{argv: argv, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
 				continue
 			}
-		}
-		// Plain exec()/run() in Python is code, not a shell line, unless
-		// subprocess-like; "exec" of a decoded string is handled below.
-		if lang == "python" && strings.HasPrefix(callee, "exec") && !strings.HasSuffix(code[max(0, m[0]-3):m[0]], "os.") {
-			for _, it := range extractDepth("python", s, depth+1) {
-				add(it)
+			s, n, ok := readStrExpr(rest, vars)
+			if !ok {
+				continue
 			}
-			continue
+			// spawn("rm", ["-rf","/"]) / execFile("rm", [...]) / os.execvp("rm", [...])
+			after := strings.TrimLeft(rest[n:], " \t")
+			if strings.HasPrefix(after, ",") {
+				if argv, ok := readList(strings.TrimLeft(after[1:], " \t"), vars); ok && !strings.Contains(s, " ") {
+					if len(argv) > 0 && argv[0] == s {
+						argv = argv[1:]
+					}
+					add(codeItem{argv: append([]string{s}, argv...), via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
+					continue
+				}
+			}
+			// Perl/Ruby list form without brackets: system "rm", "-rf", "/".
+			if strings.HasPrefix(after, ",") && !strings.Contains(s, " ") {
+				argv := []string{s}
+				rest2 := after
+				for strings.HasPrefix(rest2, ",") {
+					a, k, ok := readPathExpr(strings.TrimLeft(rest2[1:], " \t"), vars)
+					if !ok {
+						break
+					}
+					argv = append(argv, a)
+					rest2 = strings.TrimLeft(strings.TrimLeft(rest2[1:], " \t")[k:], " \t")
+				}
+				if len(argv) > 1 {
+					add(codeItem{argv: argv, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
+					continue
+				}
+			}
+			// Plain exec()/run() in Python is code, not a shell line, unless
+			// subprocess-like; "exec" of a decoded string is handled below.
+			if lang == "python" && strings.HasPrefix(callee, "exec") && !strings.HasSuffix(code[max(0, m[0]-3):m[0]], "os.") {
+				for _, it := range extractDepth("python", s, depth+1) {
+					add(it)
+				}
+				continue
+			}
+			add(codeItem{shell: s, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
 		}
-		add(codeItem{shell: s, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
+	}
+	scanCalls(vars)
+	loops := pyLoopVars(code, vars)
+	for _, lv := range loops {
+		// for svc in ("falco", "auditd"): subprocess.run([..., svc]): the
+		// call runs once per value.
+		seen := len(out)
+		v2 := maps.Clone(vars)
+		for _, val := range lv.vals {
+			v2[lv.name] = val
+			scanCalls(v2)
+		}
+		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
 	}
 	if lang == "perl" || lang == "ruby" || lang == "php" || lang == "sh" {
 		for _, m := range backtickRe.FindAllStringSubmatch(code, -1) {
@@ -316,7 +371,7 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	scanPaths(vars)
 	// for p in ['~/.aws/credentials', '~/.netrc']: print(open(p).read()):
 	// the calls are read once per value of the loop variable.
-	for _, lv := range pyLoopVars(code, vars) {
+	for _, lv := range loops {
 		seen := len(out)
 		v2 := maps.Clone(vars)
 		for _, val := range lv.vals {
@@ -428,19 +483,67 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		if hm := dbHostRe.FindStringSubmatch(code); hm != nil {
 			host = hm[1] + hm[2]
 		}
+		argv := []string{client}
+		if host != "" {
+			argv = append(argv, "-h", host)
+		}
+		if dm := dbNameRe.FindStringSubmatch(code); dm != nil {
+			argv = append(argv, "-d", dm[1])
+		}
+		if client == "sqlite3" {
+			// sqlite3.connect(":memory:") or a file: the database is named
+			// as the client's first argument.
+			if i := strings.Index(code, "sqlite3.connect("); i >= 0 {
+				if p, _, ok := readPathExpr(code[i+len("sqlite3.connect("):], vars); ok {
+					argv = append(argv, p)
+				}
+			}
+		}
 		for _, m := range sqlExecRe.FindAllStringIndex(code, 8) {
-			sql, _, ok := readStrExpr(code[m[1]:], vars)
+			rest := code[m[1]:]
+			// c.execute(text("DROP ...")): SQLAlchemy's wrapper.
+			rest = rest[len(sqlTextWrapRe.FindString(rest)):]
+			sql, _, ok := readStrExpr(rest, vars)
 			if !ok || !sqlWipeRe.MatchString(sql) {
 				continue
 			}
-			argv := []string{client}
-			if host != "" {
-				argv = append(argv, "-h", host)
+			add(codeItem{argv: append(slices.Clone(argv), "-c", sql), via: via + " " + client + " driver", text: clip(code[m[0]:], 200)})
+		}
+		if m := sqlaDropAllRe.FindStringIndex(code); m != nil {
+			// MetaData.drop_all(): every table the metadata knows.
+			add(codeItem{argv: append(slices.Clone(argv), "-c", "DROP TABLE every_reflected_table"), via: via + " SQLAlchemy drop_all", text: clip(code[m[0]:], 200)})
+		}
+	}
+	for _, it := range libraryItems(code, vars) {
+		it.via = via + " " + it.via
+		add(it)
+	}
+	for _, it := range gitPythonItems(code, vars) {
+		it.via = via + " " + it.via
+		add(it)
+	}
+	if strings.Contains(code, "chmod") {
+		walkRoot := ""
+		if m := osWalkRe.FindStringIndex(code); m != nil {
+			if p, _, ok := readPathExpr(code[m[1]:], vars); ok && (looksLikePath(p) || p == "~") {
+				walkRoot = p
 			}
-			if dm := dbNameRe.FindStringSubmatch(code); dm != nil {
-				argv = append(argv, "-d", dm[1])
+		}
+		for _, it := range chmodItems(code, vars, walkRoot) {
+			it.via = via + " " + it.via
+			add(it)
+		}
+	}
+	if len(nets) > 0 || netReadRe.MatchString(code) || netFetchRe.MatchString(code) {
+		// A shell started to read stdin, fed what the network returned:
+		// Popen(["sh"], stdin=PIPE).communicate(payload), res.pipe(
+		// spawn("bash").stdin).
+		if m := stdinShellRe.FindStringIndex(code); m != nil && stdinFeedRe.MatchString(code) {
+			u := "http://unknown.invalid/"
+			if um := urlLitRe.FindStringSubmatch(code); um != nil {
+				u = um[1]
 			}
-			add(codeItem{argv: append(argv, "-c", sql), via: via + " " + client + " driver", text: clip(code[m[0]:], 200)})
+			add(codeItem{shell: "curl -s " + quote(u) + " | sh", via: via + " stdin(network)", text: clip(code[m[0]:], 200)})
 		}
 	}
 	// fs.writeFileSync(p, "..."), File.write(p, "..."),
@@ -452,6 +555,15 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		}
 		body, k, ok := readStrExpr(after, vars)
 		if !ok {
+			// fs.writeFileSync(p, txt) after txt = await (await
+			// fetch(URL)).text(): the file is a download.
+			if first, _, _ := strings.Cut(after, ","); mentionsAny(first, nets) {
+				u := "http://unknown.invalid/"
+				if um := urlLitRe.FindStringSubmatch(code); um != nil {
+					u = um[1]
+				}
+				add(codeItem{argv: []string{"curl", "-s", "-o", p, u}, via: via + " download", text: clip(code[m[0]:], 200)})
+			}
 			continue
 		}
 		appendTo := strings.Contains(strings.ToLower(code[m[0]:m[1]]), "append") || strings.HasPrefix(strings.TrimLeft(after[k:], " \t,"), "FILE_APPEND")
@@ -577,6 +689,9 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	if forkRe.MatchString(code) {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
 	}
+	// In the order the code does things: a download before the run of
+	// what it saved, a write before the source of the file.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	return out
 }
 
@@ -692,7 +807,21 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 		trim := strings.TrimLeft(rest, " \t")
 		n += len(rest) - len(trim)
 		rest = trim
-		if m := strLitRe.FindStringSubmatchIndex(rest); m != nil {
+		if dec, k, ok := readCharCodes(rest); ok {
+			// chr(10), os.linesep, ''.join(chr(c) for c in [...]), and
+			// chr(10).join([...]).
+			if after := rest[k:]; strings.HasPrefix(after, ".join(") {
+				if vals, k2, ok := readSeq(after[len(".join("):], vars); ok {
+					if r := strings.TrimLeft(after[len(".join(")+k2:], " \t"); strings.HasPrefix(r, ")") {
+						dec = strings.Join(vals, dec)
+						k += len(after) - len(r) + 1
+					}
+				}
+			}
+			b.WriteString(dec)
+			n += k
+			got = true
+		} else if m := strLitRe.FindStringSubmatchIndex(rest); m != nil {
 			prefix := strings.ToLower(rest[:m[2]])
 			body := ""
 			for g := 2; g <= 6; g++ {
@@ -705,10 +834,38 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 				body = unescape(body)
 			}
 			if strings.Contains(prefix, "f") || strings.Contains(rest[:1], "`") {
-				body = fmtFieldRe.ReplaceAllString(body, unkOpen+"fmt"+unkClose)
+				body = fmtFields(body, rest[:1] == "`", vars)
+			}
+			n += m[1]
+			after := s[n:]
+			if strings.HasPrefix(after, "[::-1]") {
+				// 'slaitnederc/swa./~'[::-1]
+				body = reverse(body)
+				n += len("[::-1]")
+			} else if strings.HasPrefix(after, ".join(") {
+				// "/".join(["", "usr"]), chr(10).join([...])
+				if vals, k, ok := readSeq(after[len(".join("):], vars); ok {
+					if r := strings.TrimLeft(after[len(".join(")+k:], " \t"); strings.HasPrefix(r, ")") {
+						body = strings.Join(vals, body)
+						n += len(after) - len(r) + 1
+					}
+				}
 			}
 			b.WriteString(body)
+			got = true
+		} else if vals, k, ok := readJSJoin(rest, vars); ok {
+			b.WriteString(vals)
+			n += k
+			got = true
+		} else if m := revVarRe.FindStringSubmatchIndex(rest); m != nil && vars[rest[m[2]:m[3]]] != "" {
+			// v[::-1] of a known v.
+			b.WriteString(reverse(vars[rest[m[2]:m[3]]]))
 			n += m[1]
+			got = true
+		} else if name, k, ok := readEnvRef(rest); ok {
+			// os.environ["WIPE_DIR"]: the session may know the value.
+			b.WriteString(unkOpen + envMark + name + unkClose)
+			n += k
 			got = true
 		} else if p, k, ok := readPathSpecial(rest, vars); ok && k > 0 && homeExprRe.MatchString(rest) {
 			// 'rm -rf ' + process.env.HOME, os.getenv("HOME") .. "/x"
@@ -761,6 +918,16 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			n += len(s[n:]) - len(rest) + 2
 			continue
 		}
+		if strings.HasPrefix(rest, "/") && !strings.HasPrefix(rest, "//") && !strings.HasPrefix(rest, "/=") && looksLikePath(b.String()) {
+			// pathlib: unit_dir / "sync.service"
+			r2 := strings.TrimLeft(rest[1:], " \t")
+			if seg, k, ok := readStrExpr(r2, vars); ok {
+				b.WriteString("/" + strings.TrimPrefix(seg, "/"))
+				n += len(s[n:]) - len(r2) + k
+				continue
+			}
+			break
+		}
 		if strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, ".") && !strings.HasPrefix(rest, ".format") && !strings.HasPrefix(rest, ".join") && !strings.HasPrefix(rest, ".decode") && !strings.HasPrefix(rest, ".encode") && !strings.HasPrefix(rest, ".split") {
 			n += len(s[n:]) - len(rest) + 1
 			continue
@@ -807,7 +974,7 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			off += len(imp) - len("os.")
 		}
 	}
-	for _, pre := range []string{"os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path(", "path.expand(", "normalizePath(", "Dir.glob(", "new File("} {
+	for _, pre := range []string{"os.path.abspath(", "os.path.realpath(", "os.path.normpath(", "os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path(", "path.expand(", "normalizePath(", "Dir.glob(", "new File("} {
 		if strings.HasPrefix(t, pre) {
 			p, n, ok := readPathExpr(t[len(pre):], vars)
 			n += len(pre)
@@ -817,10 +984,13 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			return p, off + n, ok
 		}
 	}
-	for _, pre := range []string{"pathlib.Path.home()", "getenv(\"HOME\")", "getenv('HOME')", "os.Getenv(\"HOME\")", "os.UserHomeDir()", "Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home", "Deno.env.get(\"HOME\")", "Deno.env.get('HOME')", "System.getProperty(\"user.home\")", "System.getProperty('user.home')", "std::env::var(\"HOME\").unwrap()", "env::var(\"HOME\").unwrap()", "dirs::home_dir().unwrap()", "$env(HOME)", "$::env(HOME)", "$_SERVER['HOME']"} {
+	for _, pre := range []string{"os.getcwd()", "Path.cwd()", "pathlib.Path.cwd()", "process.cwd()", "Dir.pwd", "pathlib.Path.home()", "getenv(\"HOME\")", "getenv('HOME')", "os.Getenv(\"HOME\")", "os.UserHomeDir()", "Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home", "Deno.env.get(\"HOME\")", "Deno.env.get('HOME')", "System.getProperty(\"user.home\")", "System.getProperty('user.home')", "std::env::var(\"HOME\").unwrap()", "env::var(\"HOME\").unwrap()", "dirs::home_dir().unwrap()", "$env(HOME)", "$::env(HOME)", "$_SERVER['HOME']"} {
 		if strings.HasPrefix(t, pre) {
 			rest := t[len(pre):]
 			p := "~"
+			if strings.Contains(pre, "cwd") || pre == "Dir.pwd" {
+				p = "."
+			}
 			n := len(pre)
 			// Path.home() / ".ssh" / "id_rsa", HOME + "/.ssh",
 			// Path.home().joinpath(".aws", "credentials").
@@ -890,6 +1060,9 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 		}
 		if len(parts) == 0 {
 			return "", 0, false
+		}
+		if r := strings.TrimLeft(t[n:], " \t"); strings.HasPrefix(r, ")") {
+			n += len(t[n:]) - len(r) + 1
 		}
 		return strings.Join(parts, "/"), off + n, true
 	}
@@ -1053,6 +1226,18 @@ func dbClient(code string) string {
 	case strings.Contains(code, "sqlite3.connect"):
 		return "sqlite3"
 	}
+	if m := engineSchemeRe.FindStringSubmatch(code); m != nil {
+		switch m[1] {
+		case "postgres", "postgresql":
+			return "psql"
+		case "mysql", "mariadb":
+			return "mysql"
+		case "sqlite":
+			return "sqlite3"
+		case "mssql":
+			return "sqlcmd"
+		}
+	}
 	return ""
 }
 
@@ -1121,7 +1306,7 @@ type pyLoop struct {
 func pyLoopVars(code string, vars map[string]string) []pyLoop {
 	var out []pyLoop
 	for _, m := range pyForRe.FindAllStringSubmatchIndex(code, 4) {
-		if vals, ok := readList(code[m[1]:], vars); ok && len(vals) > 0 {
+		if vals, ok := loopValues(code[m[1]:], vars); ok && len(vals) > 0 {
 			out = append(out, pyLoop{name: code[m[2]:m[3]], vals: vals[:min(len(vals), 8)]})
 		}
 	}

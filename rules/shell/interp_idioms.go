@@ -1,0 +1,621 @@
+package shell
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
+)
+
+// This file holds the scripting idioms execute_code tools see more than
+// one-line interpreter calls do: values kept in lists and loops, strings
+// built by joins, reversals and chr(), network responses kept in a
+// variable before they are run, and library APIs (GitPython, SQLAlchemy,
+// pymongo, keyring, boto3, netrc) that do what a command-line tool would.
+
+// String-literal spans: a call named inside a string ("Never run `rm -rf
+// /`") is prose, not code.
+func literalSpans(lang, code string) [][2]int {
+	if lang != "python" && lang != "node" && lang != "javascript" {
+		return nil
+	}
+	var out [][2]int
+	for i := 0; i < len(code); {
+		ch := code[i]
+		if ch != '\'' && ch != '"' {
+			i++
+			continue
+		}
+		q := string(ch)
+		if lang == "python" && strings.HasPrefix(code[i:], q+q+q) {
+			q += q + q
+		}
+		j := i + len(q)
+		for j < len(code) {
+			if code[j] == '\\' {
+				j += 2
+				continue
+			}
+			if len(q) == 1 && code[j] == '\n' {
+				break
+			}
+			if strings.HasPrefix(code[j:], q) {
+				j += len(q)
+				break
+			}
+			j++
+		}
+		j = min(j, len(code))
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
+}
+
+// inSpans reports whether pos lies strictly inside one of the sorted
+// spans.
+func inSpans(spans [][2]int, pos int) bool {
+	k := sort.Search(len(spans), func(i int) bool { return spans[i][1] > pos })
+	return k < len(spans) && spans[k][0] < pos
+}
+
+// List-valued variables share the string map under a key no identifier
+// can spell, so every reader that takes vars sees them.
+const listKey = "\x00list:"
+
+func setListVar(vars map[string]string, name string, vals []string) {
+	vars[listKey+name] = strings.Join(vals, "\x00")
+	delete(vars, name)
+}
+
+func listVar(vars map[string]string, name string) ([]string, bool) {
+	v, ok := vars[listKey+name]
+	if !ok {
+		return nil, false
+	}
+	return strings.Split(v, "\x00"), true
+}
+
+var (
+	// [EXPR for X in SEQ] / (EXPR for X in SEQ), with an optional
+	// "if ..." filter: EXPR is evaluated once per value of X.
+	compRe = refilter.MustCompile(`(?s)^[\[(]\s*(.+?)\s+for\s+([A-Za-z_]\w*)\s+in\s+`)
+	// ''.join(chr(c) for c in [...]), ''.join(map(chr, [...])),
+	// bytes([...]).decode(), String.fromCharCode(...): text spelled as
+	// character codes.
+	chrJoinRe = refilter.MustCompile(`^(?:(?:''|"")\.join\(\s*(?:chr\(\s*\w+\s*\)\s+for\s+\w+\s+in\s+|map\(\s*chr\s*,\s*)|bytes\(\s*|bytearray\(\s*)[\[(]([0-9,\s]+)[\])]\s*\)?\s*\)(?:\.decode\(\s*(?:['"][\w-]*['"])?\s*\))?|^String\.fromCharCode\(\s*(?:\.\.\.\s*\[)?([0-9,\s]+)\]?\s*\)`)
+	chrRe     = refilter.MustCompile(`^chr\(\s*([0-9]{1,3}|0x[0-9a-fA-F]{1,2})\s*\)`)
+	// Constants that stand for a newline or separator.
+	sepConsts = []struct{ expr, val string }{{"os.linesep", "\n"}, {"os.EOL", "\n"}, {"os.sep", "/"}, {"path.sep", "/"}, {"os.pathsep", ":"}}
+	// getattr(mod, 'run') is mod.run.
+	getattrRe = refilter.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*['"]([A-Za-z_]\w*)['"]\s*\)`)
+)
+
+// readCharCodes reads text spelled as character codes at the start of s.
+func readCharCodes(s string) (string, int, bool) {
+	if m := chrJoinRe.FindStringSubmatchIndex(s); m != nil {
+		nums := s[m[2]:m[3]] + s[max(m[4], 0):max(m[5], 0)]
+		var b strings.Builder
+		for _, f := range strings.FieldsFunc(nums, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' }) {
+			n, err := strconv.Atoi(f)
+			if err != nil || n <= 0 || n > 0x10ffff {
+				return "", 0, false
+			}
+			b.WriteRune(rune(n))
+		}
+		return b.String(), m[1], b.Len() > 0
+	}
+	if m := chrRe.FindStringSubmatchIndex(s); m != nil {
+		n, err := strconv.ParseInt(s[m[2]:m[3]], 0, 32)
+		if err != nil || n <= 0 {
+			return "", 0, false
+		}
+		return string(rune(n)), m[1], true
+	}
+	for _, c := range sepConsts {
+		if strings.HasPrefix(s, c.expr) && (len(s) == len(c.expr) || !isIdentByte(s[len(c.expr)])) {
+			return c.val, len(c.expr), true
+		}
+	}
+	return "", 0, false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
+}
+
+// readSeq reads a sequence of string values at the start of s: a list or
+// tuple literal, a comprehension over one, or a list variable. n is how
+// many bytes were consumed.
+func readSeq(s string, vars map[string]string) ([]string, int, bool) {
+	t := strings.TrimLeft(s, " \t")
+	off := len(s) - len(t)
+	if id := identAt(t); id != "" {
+		if vals, ok := listVar(vars, id); ok {
+			return vals, off + len(id), true
+		}
+		return nil, 0, false
+	}
+	if t == "" || t[0] != '[' && t[0] != '(' {
+		return nil, 0, false
+	}
+	closer := byte(']')
+	if t[0] == '(' {
+		closer = ')'
+	}
+	end := matchClose(t)
+	if end < 0 || t[end] != closer {
+		return nil, 0, false
+	}
+	if m := compRe.FindStringSubmatchIndex(t[:end]); m != nil {
+		elem, name := t[m[2]:m[3]], t[m[4]:m[5]]
+		src, _, ok := readSeq(t[m[1]:end], vars)
+		if !ok || len(elem) > 200 {
+			return nil, 0, false
+		}
+		v2 := make(map[string]string, len(vars)+1)
+		for k, v := range vars {
+			v2[k] = v
+		}
+		var out []string
+		for _, v := range src {
+			v2[name] = v
+			got, n, ok := readPathExpr(elem, v2)
+			if !ok || strings.TrimSpace(elem[n:]) != "" {
+				return nil, 0, false
+			}
+			out = append(out, got)
+		}
+		return out, off + end + 1, true
+	}
+	n := 1
+	for n < end && (t[n] == ' ' || t[n] == '\n' || t[n] == '\t') {
+		n++
+	}
+	var out []string
+	for {
+		str, k, ok := readPathExpr(t[n:end], vars)
+		if !ok {
+			break
+		}
+		out = append(out, str)
+		n += k
+		r := strings.TrimLeft(t[n:], " \t\n")
+		n += len(t[n:]) - len(r)
+		if !strings.HasPrefix(r, ",") {
+			break
+		}
+		n++
+		for n < len(t) && (t[n] == ' ' || t[n] == '\n' || t[n] == '\t') {
+			n++
+		}
+	}
+	if n != end || len(out) == 0 {
+		return nil, 0, false
+	}
+	return out, off + n + 1, true
+}
+
+// Where a loop's values come from besides a literal list: a glob (the
+// pattern stands for every path it expands to), a directory listing.
+var loopSrcRe = refilter.MustCompile(`^(?:glob\.i?glob|i?glob|os\.listdir|os\.scandir|Dir\.glob|fs\.readdirSync)\(\s*`)
+
+// loopValues reads what a for loop iterates over.
+func loopValues(s string, vars map[string]string) ([]string, bool) {
+	if vals, _, ok := readSeq(s, vars); ok {
+		return vals, true
+	}
+	t := strings.TrimLeft(s, " \t")
+	if strings.HasPrefix(t, "sorted(") || strings.HasPrefix(t, "list(") || strings.HasPrefix(t, "reversed(") || strings.HasPrefix(t, "set(") {
+		t = t[strings.IndexByte(t, '(')+1:]
+	}
+	if m := loopSrcRe.FindStringIndex(t); m != nil {
+		p, _, ok := readPathExpr(t[m[1]:], vars)
+		if !ok || !looksLikePath(p) && p != "~" {
+			return nil, false
+		}
+		if strings.Contains(t[:m[1]], "dir") {
+			p = strings.TrimSuffix(p, "/") + "/*"
+		}
+		return []string{p}, true
+	}
+	return nil, false
+}
+
+// netVars finds variables holding what the network returned: r =
+// requests.get(URL), body = r.text, code = urlopen(URL).read().
+func netVars(code string) map[string]bool {
+	if !netReadRe.MatchString(code) && !netFetchRe.MatchString(code) {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
+		rhs := code[m[1]:]
+		if i := strings.IndexByte(rhs, '\n'); i >= 0 {
+			rhs = rhs[:i]
+		}
+		if netReadRe.MatchString(rhs) || netFetchRe.MatchString(rhs) && !strings.Contains(rhs, "urlparse") || mentionsAny(rhs, out) {
+			out[code[m[2]:m[3]]] = true
+		}
+	}
+	return out
+}
+
+// mentionsAny reports whether text names one of the variables as a
+// whole identifier.
+func mentionsAny(text string, names map[string]bool) bool {
+	for i := 0; i < len(text); i++ {
+		if !isIdentByte(text[i]) || i > 0 && (isIdentByte(text[i-1]) || text[i-1] == '.') {
+			continue
+		}
+		j := i
+		for j < len(text) && isIdentByte(text[j]) {
+			j++
+		}
+		if names[text[i:j]] {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+var (
+	// A shell or interpreter started to read its program from stdin:
+	// Popen(["sh"]), run(["python3", "-"]), spawn("bash", []).
+	stdinShellRe = refilter.MustCompile(`\b(?:Popen|run|call|check_call|check_output|spawn|spawnSync|execFileSync|execFile)\(\s*\[?\s*['"](?:/usr)?(?:/bin/)?(?:sh|bash|zsh|dash|ksh|python[0-9.]*|node|perl|ruby)['"]\s*(?:,\s*['"](?:-s|-|-i|/dev/stdin)['"]\s*)?\]?\s*(?:,\s*\[\s*\])?`)
+	// Something written to that process's stdin.
+	stdinFeedRe = refilter.MustCompile(`\binput\s*=|\.communicate\(\s*[^)\s]|\.stdin\.write\(|\.pipe\(\s*\w+\.stdin\b|\bstdin\s*:\s*\w`)
+)
+
+// gitPython: GitPython's repo.git.CMD(args...) runs "git CMD args", and
+// remote.push(ref, force=True) is "git push --force".
+var (
+	gitPyCmdRe  = refilter.MustCompile(`\.git\.([a-z_]+)\(\s*`)
+	gitPyPushRe = refilter.MustCompile(`(?:\.remote\(\s*(?:['"]([\w.-]+)['"])?\s*\)|\b(origin|upstream)|\.remotes\.(\w+))\.push\(\s*`)
+)
+
+func gitPythonItems(code string, vars map[string]string) []codeItem {
+	if !strings.Contains(code, "from git import") && !strings.Contains(code, "import git") {
+		return nil
+	}
+	var out []codeItem
+	for _, m := range gitPyCmdRe.FindAllStringSubmatchIndex(code, 8) {
+		argv := []string{"git", strings.ReplaceAll(code[m[2]:m[3]], "_", "-")}
+		argv = append(argv, callStrArgs(code[m[1]:], vars)...)
+		out = append(out, codeItem{argv: argv, via: "GitPython", text: clip(code[m[0]:], 200)})
+	}
+	for _, m := range gitPyPushRe.FindAllStringSubmatchIndex(code, 8) {
+		remote := "origin"
+		for g := 1; g <= 3; g++ {
+			if m[2*g] >= 0 {
+				remote = code[m[2*g]:m[2*g+1]]
+			}
+		}
+		args := callArg(code[m[1]:])
+		argv := []string{"git", "push"}
+		if strings.Contains(strings.ReplaceAll(args, " ", ""), "force=True") {
+			argv = append(argv, "--force")
+		}
+		argv = append(argv, remote)
+		argv = append(argv, callStrArgs(code[m[1]:], vars)...)
+		out = append(out, codeItem{argv: argv, via: "GitPython", text: clip(code[m[0]:], 200)})
+	}
+	return out
+}
+
+// callStrArgs reads the positional string arguments of a call (s starts
+// after the opening parenthesis); keyword arguments end the list.
+func callStrArgs(s string, vars map[string]string) []string {
+	var out []string
+	for len(out) < 16 {
+		v, n, ok := readStrExpr(s, vars)
+		if !ok {
+			break
+		}
+		out = append(out, v)
+		r := strings.TrimLeft(s[n:], " \t\n")
+		if !strings.HasPrefix(r, ",") {
+			break
+		}
+		s = strings.TrimLeft(r[1:], " \t\n")
+	}
+	return out
+}
+
+var (
+	mongoHostRe    = refilter.MustCompile(`['"](mongodb(?:\+srv)?://[^'"\s]+)['"]`)
+	mongoDropRe    = refilter.MustCompile(`\.drop_database\(|\.dropDatabase\(|\.drop_collection\(|\.drop\(\s*\)`)
+	sqlaDropAllRe  = refilter.MustCompile(`\.drop_all\(`)
+	keyringRe      = refilter.MustCompile(`\bkeyring\.get_(?:password|credential)\(\s*`)
+	botoCredsRe    = refilter.MustCompile(`\.get_credentials\(\)`)
+	botoSecretRe   = refilter.MustCompile(`\.(?:secret_key|token|access_key)\b`)
+	netrcRe        = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
+	envSendRe      = refilter.MustCompile(`(?:dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
+	netSendRe      = refilter.MustCompile(`\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\(\s*\w+\s*,\s*data\s*=|\bRequest\([^)]*data\s*=`)
+	chmodRe        = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
+	sqlTextWrapRe  = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)
+	engineSchemeRe = refilter.MustCompile(`create_engine\(\s*['"](postgres(?:ql)?|mysql|mariadb|sqlite|mssql)`)
+)
+
+// libraryItems reads what well-known library calls do, as the
+// command-line tool that does the same.
+func libraryItems(code string, vars map[string]string) []codeItem {
+	var out []codeItem
+	if mongoDropRe.MatchString(code) && (strings.Contains(code, "MongoClient") || strings.Contains(code, "pymongo")) {
+		host := "localhost"
+		if m := mongoHostRe.FindStringSubmatch(code); m != nil {
+			host = m[1]
+		}
+		m := mongoDropRe.FindStringIndex(code)
+		out = append(out, codeItem{argv: []string{"mongosh", host, "--eval", "db.dropDatabase()"}, via: "pymongo", text: clip(code[m[0]:], 200)})
+	}
+	if m := keyringRe.FindStringIndex(code); m != nil && printCallRe.MatchString(code) {
+		svc, _, _ := readStrExpr(code[m[1]:], vars)
+		out = append(out, codeItem{argv: []string{"secret-tool", "lookup", "service", svc}, via: "keyring", text: clip(code[m[0]:], 200)})
+	}
+	if m := botoCredsRe.FindStringIndex(code); m != nil && botoSecretRe.MatchString(code[m[1]:]) && printCallRe.MatchString(code) {
+		out = append(out, codeItem{argv: []string{"aws", "configure", "export-credentials"}, via: "boto3", text: clip(code[m[0]:], 200)})
+	}
+	if m := netrcRe.FindStringIndex(code); m != nil {
+		out = append(out, codeItem{argv: []string{"cat", "~/.netrc"}, via: "netrc", text: clip(code[m[0]:], 200)})
+	}
+	if m := envSendRe.FindStringIndex(code); m != nil && netSendRe.MatchString(code) {
+		u := "http://unknown.invalid/"
+		if um := urlLitRe.FindStringSubmatch(code); um != nil {
+			u = um[1]
+		}
+		out = append(out, codeItem{shell: "env | curl -s -d @- " + quote(u), via: "environment sent", text: clip(code[m[0]:], 200)})
+	}
+	return out
+}
+
+// chmodItems reads os.chmod(PATH, MODE); inside an os.walk over a tree
+// it is "chmod -R".
+func chmodItems(code string, vars map[string]string, walkRoot string) []codeItem {
+	var out []codeItem
+	for _, m := range chmodRe.FindAllStringIndex(code, 8) {
+		args := callArg(code[m[1]:])
+		i := strings.LastIndexByte(args, ',')
+		if i < 0 {
+			continue
+		}
+		mode := strings.TrimSpace(args[i+1:])
+		mode = strings.TrimPrefix(strings.TrimPrefix(mode, "0o"), "0")
+		if len(mode) != 3 || strings.Trim(mode, "01234567") != "" {
+			continue
+		}
+		p, n, ok := readPathExpr(args[:i], vars)
+		ok = ok && strings.TrimSpace(args[n:i]) == ""
+		if !ok && !looksLikePath(walkRoot) {
+			continue
+		}
+		if !ok {
+			out = append(out, codeItem{argv: []string{"chmod", "-R", mode, walkRoot}, via: "os.walk+chmod", text: clip(code[m[0]:], 200)})
+			continue
+		}
+		if ok {
+			out = append(out, codeItem{argv: []string{"chmod", mode, p}, via: strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
+		}
+	}
+	return out
+}
+
+// envMark starts the name inside an unknown marker that stands for an
+// environment variable read by code (os.environ["X"]): the walker
+// substitutes the session's value when it has one.
+const envMark = "\x01"
+
+var (
+	revVarRe    = refilter.MustCompile(`^([A-Za-z_]\w*)\[::-1\]`)
+	tmplFieldRe = refilter.MustCompile(`\$\{[^{}]*\}`)
+)
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// readEnvRef reads os.environ["X"], os.getenv("X"), process.env.X and
+// the like at the start of s (HOME is read as "~" elsewhere).
+func readEnvRef(s string) (string, int, bool) {
+	m := envRefRe.FindStringSubmatchIndex(s)
+	if m == nil || m[0] != 0 {
+		return "", 0, false
+	}
+	name := ""
+	for g := 1; g <= 4; g++ {
+		if m[2*g] >= 0 {
+			name = s[m[2*g]:m[2*g+1]]
+		}
+	}
+	if name == "" || name == "HOME" {
+		return "", 0, false
+	}
+	n := m[1]
+	if r := strings.TrimLeft(s[n:], " \t"); strings.HasPrefix(r, "]") || strings.HasPrefix(r, ")") {
+		n += len(s[n:]) - len(r) + 1
+	}
+	return name, n, true
+}
+
+// readJSJoin reads ["", "usr"].join("/") at the start of s.
+func readJSJoin(s string, vars map[string]string) (string, int, bool) {
+	if !strings.HasPrefix(s, "[") {
+		return "", 0, false
+	}
+	vals, k, ok := readSeq(s, vars)
+	if !ok || !strings.HasPrefix(s[k:], ".join(") {
+		return "", 0, false
+	}
+	k += len(".join(")
+	sep := ","
+	if r := strings.TrimLeft(s[k:], " \t"); !strings.HasPrefix(r, ")") {
+		v, k2, ok := readStrExpr(s[k:], nil)
+		if !ok {
+			return "", 0, false
+		}
+		sep = v
+		k += k2
+	}
+	r := strings.TrimLeft(s[k:], " \t")
+	if !strings.HasPrefix(r, ")") {
+		return "", 0, false
+	}
+	return strings.Join(vals, sep), len(s) - len(r) + 1, true
+}
+
+// fmtFields fills the fields of an f-string or a JS template literal
+// with the values of the variables they name; other fields stay
+// unknown.
+func fmtFields(body string, template bool, vars map[string]string) string {
+	re := fmtFieldRe
+	if template {
+		re = tmplFieldRe
+	}
+	return re.ReplaceAllStringFunc(body, func(f string) string {
+		name := strings.TrimSpace(strings.TrimPrefix(f, "$")[1 : len(f)-1-boolInt(template)])
+		if i := strings.IndexAny(name, "!:"); i >= 0 && !template {
+			name = strings.TrimSpace(name[:i])
+		}
+		if v, ok := vars[name]; ok && identAt(name) == name {
+			return v
+		}
+		return unkOpen + "fmt" + unkClose
+	})
+}
+
+// shellHeadRe: a list literal that starts a shell or interpreter.
+var shellHeadRe = refilter.MustCompile(`^\[\s*['"](?:/usr)?(?:/bin/)?(?:sh|bash|zsh|dash|ksh|python[0-9.]*|node|perl|ruby|pwsh|powershell)['"]`)
+
+// netRun reports whether a call's arguments hand a network response to a
+// shell: as the command string (os.system(script)), or to an argv that
+// starts a shell or interpreter (["bash", "-c", resp.text], ["sh"],
+// input=body).
+func netRun(arg string, nets map[string]bool) bool {
+	if len(nets) == 0 || !mentionsAny(arg, nets) {
+		return false
+	}
+	a := strings.TrimSpace(arg)
+	if strings.HasPrefix(a, "[") {
+		return shellHeadRe.MatchString(a)
+	}
+	first := a
+	depth := 0
+	for i := 0; i < len(a); i++ {
+		switch a[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				first = a[:i]
+				i = len(a)
+			}
+		}
+	}
+	return mentionsAny(first, nets) && !strings.ContainsAny(first, "=")
+}
+
+// pathMethRe: pathlib's methods on a path held in a variable or built in
+// parentheses: rc.open("a"), (d / "x.desktop").write_text(body).
+var pathMethRe = refilter.MustCompile(`(\b[A-Za-z_]\w*|\))\.(open|write_text|write_bytes)\(`)
+
+// pathMethods rewrites pathlib's write methods into the open() calls the
+// scanner reads: p.open("a") is open(p, "a"), p.write_text(s) is
+// open(p, "w").write(s).
+func pathMethods(code string, vars map[string]string) string {
+	if !strings.Contains(code, "open(") && !strings.Contains(code, ".write_") {
+		return code
+	}
+	ms := pathMethRe.FindAllStringSubmatchIndex(code, 16)
+	if ms == nil {
+		return code
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		recv, meth := code[m[2]:m[3]], code[m[4]:m[5]]
+		start := m[2]
+		if recv == ")" {
+			// The matching "(" of a parenthesised path expression.
+			depth := 0
+			i := m[2]
+			for ; i >= last; i-- {
+				if code[i] == ')' {
+					depth++
+				} else if code[i] == '(' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if i < last || i > 0 && (isIdentByte(code[i-1]) || code[i-1] == '.') {
+				continue // a call's parentheses, not a grouping
+			}
+			recv, start = code[i+1:m[2]], i
+			if p, n, ok := readPathExpr(recv, vars); !ok || strings.TrimSpace(recv[n:]) != "" || !looksLikePath(p) {
+				continue
+			}
+		} else if p, ok := vars[recv]; !ok || !looksLikePath(p) {
+			continue
+		}
+		b.WriteString(code[last:start])
+		switch meth {
+		case "open":
+			b.WriteString("open(" + recv)
+			if r := strings.TrimLeft(code[m[1]:], " \t"); !strings.HasPrefix(r, ")") {
+				b.WriteString(", ")
+			}
+		default:
+			b.WriteString("open(" + recv + ", 'w').write(")
+		}
+		last = m[1]
+	}
+	if last == 0 {
+		return code
+	}
+	b.WriteString(code[last:])
+	return b.String()
+}
+
+// matchClose returns the index in s of the bracket closing the one s
+// starts with (quotes and nesting respected), or -1.
+func matchClose(s string) int {
+	depth := 0
+	var q byte
+	for i := 0; i < len(s) && i < 8192; i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == '\\' {
+				i++
+			} else if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			q = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
