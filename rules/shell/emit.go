@@ -271,7 +271,7 @@ func stdinText(in stdinInfo) string {
 // or database they act on.
 var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
 	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI",
-	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST"}
+	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "DJANGO_SETTINGS_MODULE"}
 
 func isSelector(name string) bool {
 	for _, s := range envSelectors {
@@ -359,9 +359,9 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 				check(a)
 				if t := w.st.throughLink(a); t != "" {
 					cmd.Through = append(cmd.Through, t)
-				} else if followsLinks[base] {
+				} else if followsLinks[base] || base == "find" && (contains(cmd.Args, "-L") || contains(cmd.Args, "-H") || contains(cmd.Args, "-follow")) {
 					// chmod/chown act on what a link on the command line
-					// points to, not on the link.
+					// points to, not on the link; find -L walks into it.
 					if o, ok := w.st.Links[CleanPath(a)]; ok {
 						cmd.Through = append(cmd.Through, o)
 					}
@@ -554,7 +554,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	case name == "npm" && len(args.fields) >= 2 && args.fields[0] == "pkg" && args.fields[1] == "set":
 		w.runTask(cmd, c)
 	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just" || name == "pip" || name == "pip3" || name == "uv" || name == "pipx" ||
-		name == "invoke" || name == "inv" || name == "fab" || name == "task" || name == "go-task" || name == "direnv" || buildTriggers[name] != nil:
+		name == "invoke" || name == "inv" || name == "fab" || name == "task" || name == "go-task" || name == "direnv" || name == "systemctl" || buildTriggers[name] != nil:
 		if len(w.st.Files) > 0 {
 			w.runTask(cmd, c)
 		}
@@ -826,11 +826,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 	case name == "docker" || name == "podman" || name == "kubectl":
 		if rest := containerExec(name, args.fields); len(rest) > 0 {
+			if k := len(args.fields) - len(rest) - 1; name != "kubectl" && k >= 0 && len(w.st.Mounts[args.fields[k]]) > 0 {
+				// "docker exec dbg cat /h/.aws/credentials" in a container
+				// the session started with -v $HOME:/h reads the host's file.
+				rest = rewriteMounts(rest, w.st.Mounts[args.fields[k]])
+			}
 			nr := newRaw(rest)
 			// "kubectl exec -i POD -- sh < script": the command in the
 			// container reads exec's standard input.
 			w.emit(nr, c.with(name+" exec"), in)
-		} else if rest := containerRun(name, args.fields); len(rest) > 0 {
+		} else if rest := containerRun(name, args.fields, w.st.setMounts); len(rest) > 0 {
 			nr := newRaw(rest)
 			w.emit(nr, c.with(name+" run"), stdinInfo{})
 		} else if name != "kubectl" && len(args.fields) > 1 && args.fields[0] == "compose" {
@@ -1030,7 +1035,11 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 		return
 	}
 	if lang := shebangLang(f.Content, key); lang != "" && lang != "sh" {
-		for _, s := range extractCode(lang, f.Content) {
+		var argv []string
+		if len(pos) > 1 {
+			argv = pos[1:]
+		}
+		for _, s := range extractScript(lang, f.Content, argv) {
 			w.codeItem(s, c)
 		}
 		return
@@ -1179,7 +1188,7 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 			}
 			cc := c.with("script:" + key)
 			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
-			for _, s := range extractCode(lang, fl.Content) {
+			for _, s := range extractScript(lang, fl.Content, args.fields[i+1:]) {
 				w.codeItem(s, cc)
 			}
 		}
@@ -1498,7 +1507,7 @@ func nsenterHost(argv []string) []string {
 // "-v /:/host", "rm -rf /host/etc" deletes the host's /etc. Without a
 // bind mount the command only touches the container, and nil is
 // returned.
-func containerRun(prog string, f []string) []string {
+func containerRun(prog string, f []string, record func(name string, mounts [][2]string)) []string {
 	if prog == "kubectl" || len(f) == 0 {
 		return nil
 	}
@@ -1522,7 +1531,7 @@ func containerRun(prog string, f []string) []string {
 	}
 	type mount struct{ host, cont string }
 	var mounts []mount
-	var entry string
+	var entry, cname string
 	hostPID := false // --privileged or --pid=host: nsenter -t 1 reaches the host
 	f = f[1:]
 	i := 0
@@ -1570,7 +1579,16 @@ func containerRun(prog string, f []string) []string {
 			}
 		case "--entrypoint":
 			entry = val
+		case "--name":
+			cname = val
 		}
+	}
+	pairs := make([][2]string, len(mounts))
+	for k, m := range mounts {
+		pairs[k] = [2]string{m.host, m.cont}
+	}
+	if cname != "" && len(mounts) > 0 && record != nil {
+		record(cname, pairs)
 	}
 	if i < len(f) && len(mounts) == 0 && hostPID {
 		// "docker run --privileged --pid=host alpine nsenter -t 1 -m --
@@ -1604,21 +1622,27 @@ func containerRun(prog string, f []string) []string {
 	if len(argv) == 0 {
 		return nil
 	}
+	return rewriteMounts(argv, pairs)
+}
+
+// rewriteMounts maps the container paths in argv to the host paths
+// mounted there ({host, container} pairs).
+func rewriteMounts(argv []string, mounts [][2]string) []string {
 	out := make([]string, len(argv))
 	for k, a := range argv {
 		for _, m := range mounts {
-			c := strings.TrimRight(m.cont, "/")
+			c := strings.TrimRight(m[1], "/")
 			if c == "" {
 				continue
 			}
 			switch {
 			case a == c:
-				a = m.host
+				a = m[0]
 			case strings.HasPrefix(a, c+"/"):
-				a = strings.TrimRight(m.host, "/") + "/" + strings.TrimPrefix(a, c+"/")
+				a = strings.TrimRight(m[0], "/") + "/" + strings.TrimPrefix(a, c+"/")
 			case strings.Contains(a, " "):
 				// A script string (sh -c '...'): rewrite path words in it.
-				a = strings.NewReplacer(" "+c+"/", " "+strings.TrimRight(m.host, "/")+"/", " "+c+" ", " "+m.host+" ").Replace(a)
+				a = strings.NewReplacer(" "+c+"/", " "+strings.TrimRight(m[0], "/")+"/", " "+c+" ", " "+m[0]+" ").Replace(a)
 			}
 		}
 		out[k] = a

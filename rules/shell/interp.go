@@ -145,10 +145,17 @@ func (w *walker) psNetExec(code string, c ctx) {
 // system()/subprocess/exec/backticks, simple NAME = "..." assignments
 // used as arguments, base64 literals that are decoded and executed.
 func extractCode(lang, code string) []codeItem {
-	return extractDepth(lang, code, 0)
+	return extractDepth(lang, code, 0, nil)
 }
 
-func extractDepth(lang, code string, depth int) []codeItem {
+// extractScript is extractCode for a script file run with arguments
+// ("python3 prune.py /home/dev /etc"): loops over sys.argv and the like
+// take those values.
+func extractScript(lang, code string, argv []string) []codeItem {
+	return extractDepth(lang, code, 0, argv)
+}
+
+func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if depth > 3 || strings.TrimSpace(code) == "" {
 		return nil
 	}
@@ -166,6 +173,9 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		code = getattrRe.ReplaceAllString(code, "$1.$2")
 	}
 	vars := map[string]string{}
+	if len(argv) > 0 {
+		setListVar(vars, argvKey, argv)
+	}
 	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
 			vars[code[m[2]:m[3]]] = s
@@ -279,7 +289,7 @@ func extractDepth(lang, code string, depth int) []codeItem {
 			// Plain exec()/run() in Python is code, not a shell line, unless
 			// subprocess-like; "exec" of a decoded string is handled below.
 			if lang == "python" && strings.HasPrefix(callee, "exec") && !strings.HasSuffix(code[max(0, m[0]-3):m[0]], "os.") {
-				for _, it := range extractDepth("python", s, depth+1) {
+				for _, it := range extractDepth("python", s, depth+1, nil) {
 					add(it)
 				}
 				continue
@@ -580,7 +590,7 @@ func extractDepth(lang, code string, depth int) []codeItem {
 	for _, m := range b64Re.FindAllStringIndex(code, -1) {
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
 			if dec, ok := decodeB64(s); ok && printable(dec) {
-				for _, it := range extractDepth(lang, dec, depth+1) {
+				for _, it := range extractDepth(lang, dec, depth+1, nil) {
 					it.via = via + " b64decode"
 					add(it)
 				}
@@ -594,7 +604,7 @@ func extractDepth(lang, code string, depth int) []codeItem {
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
 			if b, err := hex.DecodeString(strings.Join(strings.Fields(s), "")); err == nil && printable(string(b)) {
 				dec := string(b)
-				for _, it := range extractDepth(lang, dec, depth+1) {
+				for _, it := range extractDepth(lang, dec, depth+1, nil) {
 					it.via = via + " fromhex"
 					add(it)
 				}

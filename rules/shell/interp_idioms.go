@@ -209,12 +209,21 @@ func readSeq(s string, vars map[string]string) ([]string, int, bool) {
 // pattern stands for every path it expands to), a directory listing.
 var loopSrcRe = refilter.MustCompile(`^(?:glob\.i?glob|i?glob|os\.listdir|os\.scandir|Dir\.glob|fs\.readdirSync)\(\s*`)
 
+// argvKey names the list of a script's own arguments in vars.
+const argvKey = "\x00argv"
+
+// argvRe: the ways scripts name their arguments.
+var argvRe = refilter.MustCompile(`^(?:sys\.argv\[1:\]|process\.argv\.slice\(2\)|ARGV\b|@ARGV\b|os\.Args\[1:\]|\$argv\b|args\b(?:\s*\[1:\])?)`)
+
 // loopValues reads what a for loop iterates over.
 func loopValues(s string, vars map[string]string) ([]string, bool) {
 	if vals, _, ok := readSeq(s, vars); ok {
 		return vals, true
 	}
 	t := strings.TrimLeft(s, " \t")
+	if args, ok := listVar(vars, argvKey); ok && argvRe.MatchString(t) {
+		return args, true
+	}
 	if strings.HasPrefix(t, "sorted(") || strings.HasPrefix(t, "list(") || strings.HasPrefix(t, "reversed(") || strings.HasPrefix(t, "set(") {
 		t = t[strings.IndexByte(t, '(')+1:]
 	}

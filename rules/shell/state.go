@@ -3,6 +3,7 @@ package shell
 import (
 	"maps"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -54,6 +55,10 @@ type State struct {
 	// into (cleaned path -> the command that fetched it): every file
 	// below one is a download.
 	DownloadDirs map[string]string
+	// Mounts are the host directories mounted into containers the
+	// session started by name ("docker run --name dbg -v $HOME:/h"), as
+	// {host, container} pairs, for a later "docker exec dbg ...".
+	Mounts map[string][][2]string
 	// NetFds are file descriptors the session opened on a network
 	// pseudo-device ("exec 3<>/dev/tcp/HOST/80"), by number.
 	NetFds map[string]string
@@ -125,7 +130,17 @@ func (s *State) Clone() *State {
 	c.NetFds = maps.Clone(s.NetFds)
 	c.VarFrom = maps.Clone(s.VarFrom)
 	c.Links = maps.Clone(s.Links)
+	c.Mounts = maps.Clone(s.Mounts) // values are never modified in place
 	return c
+}
+
+func (s *State) setMounts(name string, mounts [][2]string) {
+	if s.Mounts == nil {
+		s.Mounts = map[string][][2]string{}
+	}
+	if len(s.Mounts) < 64 {
+		s.Mounts[name] = mounts
+	}
 }
 
 // maxFiles bounds memory on long sessions that write thousands of files:
@@ -157,7 +172,31 @@ func (s *State) WriteFile(p, content string, appendTo bool, from string) {
 	s.origin["file:"+key] = s.gen
 	if b := path.Base(key); strings.HasPrefix(b, ".env") {
 		s.noteEnvFile(b, content)
+	} else if u := dbConfigURL(b, content); u != "" {
+		// alembic.ini, flyway.conf: the migration tool run next acts on
+		// the database the file now names.
+		if s.FileEnv == nil {
+			s.FileEnv = map[string]string{}
+		}
+		s.FileEnv["DATABASE_URL"] = u
 	}
+}
+
+// dbConfigKeyRe finds the database URL in a migration tool's config.
+var dbConfigKeyRe = regexp.MustCompile(`(?m)^\s*(?:sqlalchemy\.url|flyway\.url|url|changeLogFile\.url)\s*[=:]\s*["']?([^\s"']+)`)
+
+// dbConfigURL returns the database URL a migration tool's config file
+// (alembic.ini, flyway.conf, liquibase.properties) names, or "".
+func dbConfigURL(base, content string) string {
+	switch base {
+	case "alembic.ini", "flyway.conf", "flyway.toml", "liquibase.properties":
+	default:
+		return ""
+	}
+	if m := dbConfigKeyRe.FindStringSubmatch(content); m != nil && strings.Contains(m[1], "://") {
+		return m[1]
+	}
+	return ""
 }
 
 // EditFile applies an Edit-style replacement to a known file, or records

@@ -471,6 +471,12 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 			} else if fromNetwork(in.sources) {
 				w.st.Download(x, c.String())
 			}
+			for _, src := range in.sources {
+				// "gh auth token | tee t": t holds the secret, as with ">".
+				if o := secretSource(strings.Fields(src.Text)); o != "" {
+					w.st.setOrigin(x, o)
+				}
+			}
 		}
 	case "cp", "mv", "install", "ln":
 		var ops []string

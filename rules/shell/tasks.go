@@ -176,6 +176,32 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 				return []string{content}
 			})
 		}
+	case "systemctl":
+		// "systemctl --user start x.service" (enable --now, restart): a
+		// unit file the session wrote runs its Exec lines.
+		var units []string
+		verb := ""
+		for _, a := range args {
+			switch {
+			case strings.HasPrefix(a, "-"):
+			case verb == "":
+				verb = a
+			default:
+				units = append(units, a)
+			}
+		}
+		if verb != "start" && verb != "restart" && verb != "reload-or-restart" && verb != "try-restart" && !(verb == "enable" && (slices.Contains(args, "--now") || slices.Contains(args, "-now"))) {
+			return
+		}
+		for _, u := range units {
+			if !strings.Contains(u, ".") {
+				u += ".service"
+			}
+			if base, ok := strings.CutSuffix(u, ".timer"); ok {
+				u = base + ".service"
+			}
+			w.runTaskFile([]string{u}, "systemctl "+verb+" "+u, c, unitExecLines)
+		}
 	case "just":
 		recipes := taskTargets(args, "-f", "--justfile", "-d", "--working-directory")
 		w.runTaskFile([]string{"justfile", "Justfile", ".justfile"}, "just "+strings.Join(recipes, " "), c, func(content string) []string {
@@ -825,5 +851,22 @@ func (w *walker) composeFiles() []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// unitExecLines returns the commands a systemd unit runs: its ExecStart,
+// ExecStartPre/Post, ExecReload and ExecStop lines, without the prefixes
+// that change how failures count (-, @, +, !).
+func unitExecLines(content string) []string {
+	var out []string
+	for _, line := range strings.Split(content, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok || !strings.HasPrefix(k, "Exec") {
+			continue
+		}
+		if v = strings.TrimLeft(strings.TrimSpace(v), "-@+!:"); v != "" {
+			out = append(out, v)
+		}
+	}
 	return out
 }
