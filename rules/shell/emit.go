@@ -408,7 +408,7 @@ func (w *walker) resendValues(cmds []Command, c ctx) {
 }
 
 // sourceLineRe finds a shell line sourcing a file: "source F", ". F".
-var sourceLineRe = regexp.MustCompile(`(?:^|[;&|]\s*|\s)(?:source|\.)\s+["']?([^\s;&|"']+)`)
+var sourceLineRe = regexp.MustCompile(`(?:^|[;&|(]\s*|\s)(?:(?:source|\.)\s+["']?([^\s;&|"']+)|(?:(?:sh|bash|zsh|nohup|exec)\s+)?["']?((?:~|\.)?/[^\s;&|"')]+))`)
 
 // followsLinks are programs that act on the target of a symbolic link
 // named on their command line.
@@ -642,9 +642,12 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	case (name == "echo" || name == "printf") && writesOut(cmd.Redirects):
 		// echo 'source ~/.config/x/init.sh' >> ~/.profile after writing
 		// init.sh: the line plants what that file holds.
+		// A line running the file by path ("~/.local/bin/helper.sh &")
+		// plants it the same way.
 		for _, m := range sourceLineRe.FindAllStringSubmatch(strings.Join(args.fields, " "), 4) {
-			if _, file := w.st.LookupFile(m[1]); file != nil && !file.Downloaded {
-				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: m[1], Text: file.Content})
+			p := m[1] + m[2]
+			if _, file := w.st.LookupFile(p); file != nil && !file.Downloaded {
+				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: p, Text: file.Content})
 			}
 		}
 	case name == "ansible":

@@ -182,6 +182,8 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		} else if p, _, ok := readPathSpecial(code[m[1]:], vars); ok {
 			// rc = os.path.expanduser("~/.bashrc"), home = Path.home()
 			vars[code[m[2]:m[3]]] = p
+		} else if cmd, ok := outputCmd(code[m[1]:], vars); ok {
+			vars[cmdKey+code[m[2]:m[3]]] = cmd
 		} else if vals, _, ok := readSeq(code[m[1]:], vars); ok {
 			// args = ["git", "push", "-f"], dirs = [d[::-1] for d in (...)]
 			if len(vals) == 1 {
@@ -330,6 +332,10 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		for _, m := range rmtreeRe.FindAllStringIndex(code, -1) {
 			if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
+			} else if cmd, ok := vars[cmdKey+identAt(strings.TrimLeft(code[m[1]:], " \t"))]; ok {
+				// root = check_output(["git", "rev-parse", "--show-toplevel"])
+				// then rmtree(root): the shell's rm -rf "$(...)".
+				add(codeItem{shell: `rm -rf "$(` + cmd + `)"`, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 			}
 		}
 		for _, m := range removeRe.FindAllStringIndex(code, -1) {
@@ -542,6 +548,22 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		for _, it := range chmodItems(code, vars, walkRoot) {
 			it.via = via + " " + it.via
 			add(it)
+		}
+	}
+	if len(nets) > 0 && runsVarFile(code) {
+		// fh.write(src) of a fetched body, then runpy.run_path(path) or
+		// exec(open(path).read()) of a path held in a variable: the code
+		// runs what it downloaded, even when the file's name is not known
+		// (tempfile.mkstemp). A literal path names some other script.
+		for _, m := range writeMethRe.FindAllStringIndex(code, 8) {
+			if mentionsAny(callArg(code[m[1]:]), nets) {
+				u := "http://unknown.invalid/"
+				if um := urlLitRe.FindStringSubmatch(code); um != nil {
+					u = um[1]
+				}
+				add(codeItem{shell: "curl -s " + quote(u) + " | " + langProgram(lang), via: via + " download+exec(file)", text: clip(code[m[0]:], 200)})
+				break
+			}
 		}
 	}
 	if len(nets) > 0 || netReadRe.MatchString(code) || netFetchRe.MatchString(code) {

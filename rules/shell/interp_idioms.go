@@ -628,3 +628,50 @@ func matchClose(s string) int {
 	}
 	return -1
 }
+
+// cmdKey prefixes, in vars, the command whose output a variable holds.
+const cmdKey = "\x00cmd:"
+
+// outputCallRe: calls that return a command's output.
+var outputCallRe = refilter.MustCompile(`^(?:subprocess\.)?(?:check_output|getoutput|run)\(\s*|^os\.popen\(\s*|^execSync\(\s*`)
+
+// outputCmd reads a command whose output an expression returns:
+// check_output(["git", "rev-parse", "--show-toplevel"]), os.popen("pwd").
+func outputCmd(s string, vars map[string]string) (string, bool) {
+	m := outputCallRe.FindStringIndex(s)
+	if m == nil {
+		return "", false
+	}
+	rest := s[m[1]:]
+	if strings.HasPrefix(s, "run(") || strings.HasPrefix(s, "subprocess.run(") {
+		// run(...) returns output only when captured.
+		if a := callArg(rest); !strings.Contains(a, "capture_output") && !strings.Contains(a, "stdout=") {
+			return "", false
+		}
+	}
+	if argv, ok := readList(rest, vars); ok {
+		q := make([]string, len(argv))
+		for i, a := range argv {
+			q[i] = quote(a)
+		}
+		return strings.Join(q, " "), true
+	}
+	if cmd, _, ok := readStrExpr(rest, vars); ok {
+		return cmd, true
+	}
+	return "", false
+}
+
+// writeMethRe: a write to an open file handle.
+var writeMethRe = refilter.MustCompile(`\.write\(\s*`)
+
+// runsVarFile reports whether code runs a file (runpy.run_path,
+// exec(open(...))) whose path is held in a variable.
+func runsVarFile(code string) bool {
+	for _, m := range execFileRe.FindAllStringIndex(code, 8) {
+		if id := identAt(strings.TrimLeft(code[m[1]:], " \t")); id != "" {
+			return true
+		}
+	}
+	return false
+}
