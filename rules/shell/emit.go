@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -822,6 +823,20 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		if rest := skipOpts(args.fields, "S", "c", "L", "Logfile", "p", "X", "h", "T"); len(rest) > 0 {
 			nr := newRaw(rest)
 			w.emit(nr, c.with("screen"), stdinInfo{})
+		}
+	case name == "sbatch":
+		// "sbatch --wrap 'CMD'" runs CMD on a node of the cluster; a
+		// batch script the session wrote runs there too.
+		for i, a := range args.fields {
+			switch {
+			case a == "--wrap" && i+1 < len(args.fields):
+				w.sub(args.fields[i+1], c.with("sbatch --wrap"), nil)
+			case strings.HasPrefix(a, "--wrap="):
+				w.sub(strings.TrimPrefix(a, "--wrap="), c.with("sbatch --wrap"), nil)
+			}
+		}
+		if rest := skipOpts(args.fields, "p", "N", "n", "c", "t", "A", "J", "o", "e", "w", "x", "G", "q", "D", "d"); len(rest) > 0 && !strings.HasPrefix(rest[0], "-") && !slices.ContainsFunc(args.fields, func(a string) bool { return strings.HasPrefix(a, "--wrap") }) {
+			w.runFile(cmd, rest[0], c.with("sbatch "+rest[0]), rest)
 		}
 	case name == "watch":
 		if rest := skipOpts(args.fields, "n", "d", "x", "q", "s"); len(rest) > 0 {

@@ -208,6 +208,14 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			out = append(out, it)
 		}
 	}
+	if lang == "python" {
+		// IPython: "!cmd" lines, "x = !cmd", %sx/%system, and %%bash or
+		// %%sh cells run in a shell.
+		for _, it := range ipythonShell(code) {
+			it.via = via + " " + it.via
+			add(it)
+		}
+	}
 	calls := shellCallRe.FindAllStringIndex(code, -1)
 	scanCalls := func(vars map[string]string) {
 		for _, m := range calls {

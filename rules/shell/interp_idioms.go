@@ -348,6 +348,8 @@ var (
 	keyringRe      = refilter.MustCompile(`\bkeyring\.get_(?:password|credential)\(\s*`)
 	botoCredsRe    = refilter.MustCompile(`\.get_credentials\(\)`)
 	botoSecretRe   = refilter.MustCompile(`\.(?:secret_key|token|access_key)\b`)
+	hfDeleteRe     = refilter.MustCompile(`\bdelete_repo\(\s*(?:repo_id\s*=\s*)?`)
+	hfTokenRe      = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
 	netrcRe        = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
 	envSendRe      = refilter.MustCompile(`(?:dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
 	netSendRe      = refilter.MustCompile(`\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\(\s*\w+\s*,\s*data\s*=|\bRequest\([^)]*data\s*=`)
@@ -368,12 +370,20 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 		m := mongoDropRe.FindStringIndex(code)
 		out = append(out, codeItem{argv: []string{"mongosh", host, "--eval", "db.dropDatabase()"}, via: "pymongo", text: clip(code[m[0]:], 200)})
 	}
-	if m := keyringRe.FindStringIndex(code); m != nil && printCallRe.MatchString(code) {
+	if m := keyringRe.FindStringIndex(code); m != nil && printsValue(code, keyringRe) {
 		svc, _, _ := readStrExpr(code[m[1]:], vars)
 		out = append(out, codeItem{argv: []string{"secret-tool", "lookup", "service", svc}, via: "keyring", text: clip(code[m[0]:], 200)})
 	}
-	if m := botoCredsRe.FindStringIndex(code); m != nil && botoSecretRe.MatchString(code[m[1]:]) && printCallRe.MatchString(code) {
+	if m := botoCredsRe.FindStringIndex(code); m != nil && printsValue(code, botoSecretRe) {
 		out = append(out, codeItem{argv: []string{"aws", "configure", "export-credentials"}, via: "boto3", text: clip(code[m[0]:], 200)})
+	}
+	if m := hfDeleteRe.FindStringSubmatchIndex(code); m != nil {
+		// HfApi().delete_repo("org/model"): the hub's repo delete.
+		name, _, _ := readStrExpr(code[m[1]:], vars)
+		out = append(out, codeItem{argv: []string{"huggingface-cli", "repo", "delete", name}, via: "huggingface_hub", text: clip(code[m[0]:], 200)})
+	}
+	if m := hfTokenRe.FindStringIndex(code); m != nil && printsValue(code, hfTokenRe) {
+		out = append(out, codeItem{argv: []string{"cat", "~/.cache/huggingface/token"}, via: "huggingface_hub", text: clip(code[m[0]:], 200)})
 	}
 	if m := netrcRe.FindStringIndex(code); m != nil {
 		out = append(out, codeItem{argv: []string{"cat", "~/.netrc"}, via: "netrc", text: clip(code[m[0]:], 200)})
@@ -672,6 +682,64 @@ func runsVarFile(code string) bool {
 		if id := identAt(strings.TrimLeft(code[m[1]:], " \t")); id != "" {
 			return true
 		}
+	}
+	return false
+}
+
+// ipyLineRe: an IPython shell escape at the start of a line, bare or
+// assigned ("files = !ls"), and the line magics that run a command.
+var ipyLineRe = refilter.MustCompile(`(?m)^[ \t]*(?:[A-Za-z_]\w*\s*=\s*)?(?:!!?|%(?:sx|system)\s+)([^\n]+)`)
+
+// ipythonShell returns the shell commands of a notebook cell.
+func ipythonShell(code string) []codeItem {
+	if !strings.Contains(code, "!") && !strings.Contains(code, "%") {
+		return nil
+	}
+	t := strings.TrimLeft(code, " \t\n")
+	for _, magic := range []string{"%%bash", "%%sh", "%%script bash", "%%script sh", "%%script zsh", "%%zsh"} {
+		if strings.HasPrefix(t, magic) {
+			_, body, _ := strings.Cut(t, "\n")
+			return []codeItem{{shell: body, via: magic, text: clip(t, 200)}}
+		}
+	}
+	var out []codeItem
+	for _, m := range ipyLineRe.FindAllStringSubmatchIndex(code, 16) {
+		line := code[m[2]:m[3]]
+		if strings.HasPrefix(line, "=") {
+			continue // "x != y" split oddly: not an escape
+		}
+		out = append(out, codeItem{shell: line, via: "!", text: clip(code[m[0]:], 200)})
+	}
+	return out
+}
+
+// printsValue reports whether some print statement of code outputs what
+// an expression matching re returns: directly (print(get_token())) or
+// through a variable assigned from it (tok = get_token(); print(tok)).
+// Tests of the value (tok is None, len(tok), bool(tok)) print no secret.
+func printsValue(code string, re *refilter.Regexp) bool {
+	names := map[string]bool{}
+	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
+		rhs := code[m[1]:]
+		if i := strings.IndexByte(rhs, '\n'); i >= 0 {
+			rhs = rhs[:i]
+		}
+		if re.MatchString(rhs) {
+			names[code[m[2]:m[3]]] = true
+		}
+	}
+	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
+		stmt := code[m[1]:]
+		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
+			stmt = stmt[:i]
+		}
+		if !re.MatchString(stmt) && !mentionsAny(stmt, names) {
+			continue
+		}
+		if strings.Contains(stmt, " is ") || strings.Contains(stmt, "len(") || strings.Contains(stmt, "bool(") || strings.Contains(stmt, "[:") || strings.Contains(stmt, " == ") || strings.Contains(stmt, " != ") {
+			continue
+		}
+		return true
 	}
 	return false
 }

@@ -76,7 +76,20 @@ var wrappers = map[string]wrapper{
 	"pdm":    {sub: "run"},
 	"rye":    {sub: "run"},
 	"hatch":  {sub: "run"},
+	// Environment managers and cluster schedulers run the command after
+	// their options: "conda run -n train CMD", "srun -p gpu --pty CMD".
+	"conda":      {sub: "run", argOpts: "np", longArgs: []string{"--name", "--prefix", "--cwd"}},
+	"mamba":      {sub: "run", argOpts: "np", longArgs: []string{"--name", "--prefix", "--cwd"}},
+	"micromamba": {sub: "run", argOpts: "np", longArgs: []string{"--name", "--prefix", "--cwd"}},
+	"pixi":       {sub: "run", argOpts: "e", longArgs: []string{"--environment", "--manifest-path"}},
+	"srun":       {argOpts: "ABcCdDeGiJLmnNopqtTwWx", longArgs: slurmLongArgs},
+	"salloc":     {argOpts: "ABcCdDeGiJLmnNopqtTwWx", longArgs: slurmLongArgs},
 }
+
+// slurmLongArgs are srun/salloc options that take a separate value.
+var slurmLongArgs = []string{"--partition", "--time", "--gres", "--nodes", "--ntasks", "--job-name", "--account", "--cpus-per-task",
+	"--mem", "--mem-per-cpu", "--output", "--error", "--input", "--qos", "--constraint", "--nodelist", "--exclude", "--gpus",
+	"--gpus-per-node", "--chdir", "--reservation", "--dependency", "--export", "--ntasks-per-node"}
 
 // unwrap removes a wrapper and its options, returning the wrapped
 // command. ok is false when base is not a wrapper or wraps nothing
