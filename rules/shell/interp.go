@@ -217,7 +217,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		}
 	}
 	calls := shellCallRe.FindAllStringIndex(code, -1)
-	scanCalls := func(vars map[string]string) {
+	scanCalls := func(vars map[string]string, calls [][]int) {
 		for _, m := range calls {
 			if inSpans(spans, m[0]) {
 				continue
@@ -307,16 +307,26 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			add(codeItem{shell: s, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
 		}
 	}
-	scanCalls(vars)
+	scanCalls(vars, calls)
 	loops := pyLoopVars(code, vars)
 	for _, lv := range loops {
 		// for svc in ("falco", "auditd"): subprocess.run([..., svc]): the
-		// call runs once per value.
+		// call runs once per value. Only the calls in reach of the loop
+		// that name its variable are read again, which bounds the work.
+		var inLoop [][]int
+		for _, m := range calls {
+			if m[0] > lv.pos && m[0] < lv.pos+2000 && len(inLoop) < 16 && mentionsAny(callArg(code[m[1]:]), map[string]bool{lv.name: true}) {
+				inLoop = append(inLoop, m)
+			}
+		}
+		if len(inLoop) == 0 {
+			continue
+		}
 		seen := len(out)
 		v2 := maps.Clone(vars)
 		for _, val := range lv.vals {
 			v2[lv.name] = val
-			scanCalls(v2)
+			scanCalls(v2, inLoop)
 		}
 		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
 	}
@@ -526,7 +536,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		for _, m := range sqlExecRe.FindAllStringIndex(code, 8) {
 			rest := code[m[1]:]
 			// c.execute(text("DROP ...")): SQLAlchemy's wrapper.
-			rest = rest[len(sqlTextWrapRe.FindString(rest)):]
+			rest = rest[len(sqlTextWrapRe.FindString(head(rest, 64))):]
 			sql, _, ok := readStrExpr(rest, vars)
 			if !ok || !sqlWipeRe.MatchString(sql) {
 				continue
@@ -893,11 +903,16 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			}
 			b.WriteString(body)
 			got = true
+		} else if body, k, ok := readPerlQuote(rest); ok {
+			// Perl's q(...) and qq{...}.
+			b.WriteString(body)
+			n += k
+			got = true
 		} else if vals, k, ok := readJSJoin(rest, vars); ok {
 			b.WriteString(vals)
 			n += k
 			got = true
-		} else if m := revVarRe.FindStringSubmatchIndex(rest); m != nil && vars[rest[m[2]:m[3]]] != "" {
+		} else if m := revVarRe.FindStringSubmatchIndex(head(rest, 80)); m != nil && vars[rest[m[2]:m[3]]] != "" {
 			// v[::-1] of a known v.
 			b.WriteString(reverse(vars[rest[m[2]:m[3]]]))
 			n += m[1]
@@ -1340,6 +1355,7 @@ func StripPythonComments(code string) string {
 type pyLoop struct {
 	name string
 	vals []string
+	pos  int // where the loop starts in the code
 }
 
 // pyLoopVars finds loops over a literal list: for NAME in [...] / (...).
@@ -1347,7 +1363,7 @@ func pyLoopVars(code string, vars map[string]string) []pyLoop {
 	var out []pyLoop
 	for _, m := range pyForRe.FindAllStringSubmatchIndex(code, 4) {
 		if vals, ok := loopValues(code[m[1]:], vars); ok && len(vals) > 0 {
-			out = append(out, pyLoop{name: code[m[2]:m[3]], vals: vals[:min(len(vals), 8)]})
+			out = append(out, pyLoop{name: code[m[2]:m[3]], vals: vals[:min(len(vals), 8)], pos: m[0]})
 		}
 	}
 	return out

@@ -94,7 +94,7 @@ var (
 
 // readCharCodes reads text spelled as character codes at the start of s.
 func readCharCodes(s string) (string, int, bool) {
-	if m := chrJoinRe.FindStringSubmatchIndex(s); m != nil {
+	if m := chrJoinRe.FindStringSubmatchIndex(head(s, 4096)); m != nil {
 		nums := s[m[2]:m[3]] + s[max(m[4], 0):max(m[5], 0)]
 		var b strings.Builder
 		for _, f := range strings.FieldsFunc(nums, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' }) {
@@ -106,7 +106,7 @@ func readCharCodes(s string) (string, int, bool) {
 		}
 		return b.String(), m[1], b.Len() > 0
 	}
-	if m := chrRe.FindStringSubmatchIndex(s); m != nil {
+	if m := chrRe.FindStringSubmatchIndex(head(s, 24)); m != nil {
 		n, err := strconv.ParseInt(s[m[2]:m[3]], 0, 32)
 		if err != nil || n <= 0 {
 			return "", 0, false
@@ -153,7 +153,12 @@ func readSeq(s string, vars map[string]string) ([]string, int, bool) {
 		closer = ')'
 	}
 	end := matchClose(t)
-	if end < 0 || t[end] != closer {
+	if end < 0 || t[end] != closer || end > 4096 {
+		return nil, 0, false
+	}
+	if inner := strings.TrimLeft(t[1:], " \t\n"); strings.HasPrefix(inner, "[") || strings.HasPrefix(inner, "(") {
+		// Nested sequences are not values a command takes; refusing them
+		// also bounds the recursion on pathological input.
 		return nil, 0, false
 	}
 	if m := compRe.FindStringSubmatchIndex(t[:end]); m != nil {
@@ -221,13 +226,13 @@ func loopValues(s string, vars map[string]string) ([]string, bool) {
 		return vals, true
 	}
 	t := strings.TrimLeft(s, " \t")
-	if args, ok := listVar(vars, argvKey); ok && argvRe.MatchString(t) {
+	if args, ok := listVar(vars, argvKey); ok && argvRe.MatchString(head(t, 32)) {
 		return args, true
 	}
 	if strings.HasPrefix(t, "sorted(") || strings.HasPrefix(t, "list(") || strings.HasPrefix(t, "reversed(") || strings.HasPrefix(t, "set(") {
 		t = t[strings.IndexByte(t, '(')+1:]
 	}
-	if m := loopSrcRe.FindStringIndex(t); m != nil {
+	if m := loopSrcRe.FindStringIndex(head(t, 32)); m != nil {
 		p, _, ok := readPathExpr(t[m[1]:], vars)
 		if !ok || !looksLikePath(p) && p != "~" {
 			return nil, false
@@ -283,7 +288,7 @@ var (
 	// Popen(["sh"]), run(["python3", "-"]), spawn("bash", []).
 	stdinShellRe = refilter.MustCompile(`\b(?:Popen|run|call|check_call|check_output|spawn|spawnSync|execFileSync|execFile)\(\s*\[?\s*['"](?:/usr)?(?:/bin/)?(?:sh|bash|zsh|dash|ksh|python[0-9.]*|node|perl|ruby)['"]\s*(?:,\s*['"](?:-s|-|-i|/dev/stdin)['"]\s*)?\]?\s*(?:,\s*\[\s*\])?`)
 	// Something written to that process's stdin.
-	stdinFeedRe = refilter.MustCompile(`\binput\s*=|\.communicate\(\s*[^)\s]|\.stdin\.write\(|\.pipe\(\s*\w+\.stdin\b|\bstdin\s*:\s*\w`)
+	stdinFeedRe = refilter.MustCompile(`\binput\s*=|\.communicate\(\s*[^)\s]|\.stdin\.write\(|\.pipe\([^;]{0,300}?\.stdin\b|\bstdin\s*:\s*\w`)
 )
 
 // gitPython: GitPython's repo.git.CMD(args...) runs "git CMD args", and
@@ -348,6 +353,9 @@ var (
 	keyringRe      = refilter.MustCompile(`\bkeyring\.get_(?:password|credential)\(\s*`)
 	botoCredsRe    = refilter.MustCompile(`\.get_credentials\(\)`)
 	botoSecretRe   = refilter.MustCompile(`\.(?:secret_key|token|access_key)\b`)
+	s3BucketRe     = refilter.MustCompile(`\.Bucket\(\s*['"]([a-z0-9][a-z0-9.-]+)['"]\s*\)`)
+	s3DeleteRe     = refilter.MustCompile(`(?s)^.{0,400}?(?:\.delete\(\s*\)|\.delete_objects\()`)
+	s3DelBucketRe  = refilter.MustCompile(`\bdelete_bucket\(\s*Bucket\s*=\s*['"]([a-z0-9][a-z0-9.-]+)['"]`)
 	hfDeleteRe     = refilter.MustCompile(`\bdelete_repo\(\s*(?:repo_id\s*=\s*)?`)
 	hfTokenRe      = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
 	netrcRe        = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
@@ -376,6 +384,14 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 	}
 	if m := botoCredsRe.FindStringIndex(code); m != nil && printsValue(code, botoSecretRe) {
 		out = append(out, codeItem{argv: []string{"aws", "configure", "export-credentials"}, via: "boto3", text: clip(code[m[0]:], 200)})
+	}
+	if m := s3BucketRe.FindStringSubmatchIndex(code); m != nil && s3DeleteRe.MatchString(code[m[1]:]) {
+		// boto3.resource("s3").Bucket(NAME): objects.all().delete() and
+		// delete() empty and remove it, as "aws s3 rb --force" does.
+		out = append(out, codeItem{argv: []string{"aws", "s3", "rb", "s3://" + code[m[2]:m[3]], "--force"}, via: "boto3", text: clip(code[m[0]:], 200)})
+	}
+	if m := s3DelBucketRe.FindStringSubmatchIndex(code); m != nil {
+		out = append(out, codeItem{argv: []string{"aws", "s3api", "delete-bucket", "--bucket", code[m[2]:m[3]]}, via: "boto3", text: clip(code[m[0]:], 200)})
 	}
 	if m := hfDeleteRe.FindStringSubmatchIndex(code); m != nil {
 		// HfApi().delete_repo("org/model"): the hub's repo delete.
@@ -449,7 +465,10 @@ func boolInt(b bool) int {
 // readEnvRef reads os.environ["X"], os.getenv("X"), process.env.X and
 // the like at the start of s (HOME is read as "~" elsewhere).
 func readEnvRef(s string) (string, int, bool) {
-	m := envRefRe.FindStringSubmatchIndex(s)
+	if !strings.HasPrefix(s, "os.") && !strings.HasPrefix(s, "process.env") && !strings.HasPrefix(s, "ENV") && !strings.HasPrefix(s, "$ENV") && !strings.HasPrefix(s, "getenv") {
+		return "", 0, false
+	}
+	m := envRefRe.FindStringSubmatchIndex(head(s, 256))
 	if m == nil || m[0] != 0 {
 		return "", 0, false
 	}
@@ -648,7 +667,7 @@ var outputCallRe = refilter.MustCompile(`^(?:subprocess\.)?(?:check_output|getou
 // outputCmd reads a command whose output an expression returns:
 // check_output(["git", "rev-parse", "--show-toplevel"]), os.popen("pwd").
 func outputCmd(s string, vars map[string]string) (string, bool) {
-	m := outputCallRe.FindStringIndex(s)
+	m := outputCallRe.FindStringIndex(head(s, 64))
 	if m == nil {
 		return "", false
 	}
@@ -742,4 +761,52 @@ func printsValue(code string, re *refilter.Regexp) bool {
 		return true
 	}
 	return false
+}
+
+// readPerlQuote reads Perl's q(...)/qq(...) quoting with a bracket or
+// punctuation delimiter at the start of s.
+func readPerlQuote(s string) (string, int, bool) {
+	i := 0
+	switch {
+	case strings.HasPrefix(s, "qq"):
+		i = 2
+	case strings.HasPrefix(s, "q"):
+		i = 1
+	default:
+		return "", 0, false
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i >= len(s) {
+		return "", 0, false
+	}
+	op := s[i]
+	cl := op
+	switch op {
+	case '(':
+		cl = ')'
+	case '{':
+		cl = '}'
+	case '[':
+		cl = ']'
+	case '/', '|', '!', '#':
+	default:
+		return "", 0, false
+	}
+	end := strings.IndexByte(s[i+1:], cl)
+	if end < 0 || strings.ContainsAny(s[i+1:i+1+end], "\n"+string(op)) && op != cl {
+		return "", 0, false
+	}
+	return s[i+1 : i+1+end], i + end + 2, true
+}
+
+// head bounds the text an anchored pattern is tried on: the literal
+// prefilter would otherwise scan the whole rest of the code at every
+// position, which is quadratic on long code.
+func head(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }
