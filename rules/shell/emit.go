@@ -1007,7 +1007,12 @@ loop:
 			// The script reads the shell's stdin.
 			cc := c.with(cmd.Name + " -c")
 			cc.stdin = in
+			// "IMDS=169.254.169.254 sh -c 'curl http://$IMDS/'": the
+			// assignments made for the shell are in the script's
+			// environment, for this script only.
+			restore := w.tempEnv(cmd.Env)
 			w.sub(ops[0], cc, ops[1:])
+			restore()
 		}
 	case !stdinMode && len(ops) > 0:
 		cmd.CodeFrom = append(cmd.CodeFrom, opsrc[0]...)
@@ -1842,4 +1847,32 @@ func hostPaths(argv []string, mount string) []string {
 		out[i] = a
 	}
 	return out
+}
+
+// tempEnv sets NAME=value pairs as shell variables and returns the
+// function that puts the previous values back.
+func (w *walker) tempEnv(env []string) func() {
+	type saved struct {
+		name, val string
+		had       bool
+	}
+	var prev []saved
+	for _, kv := range env {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			continue
+		}
+		old, had := w.st.Vars[name]
+		prev = append(prev, saved{name, old, had})
+		w.st.Vars[name] = val
+	}
+	return func() {
+		for i := len(prev) - 1; i >= 0; i-- {
+			if p := prev[i]; p.had {
+				w.st.Vars[p.name] = p.val
+			} else {
+				delete(w.st.Vars, p.name)
+			}
+		}
+	}
 }
