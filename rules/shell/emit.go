@@ -496,6 +496,7 @@ func Interpreter(name string) string {
 
 func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	name := cmd.Name
+	w.compiled(cmd, args.fields, c)
 	switch {
 	case shells[name]:
 		w.runShell(cmd, args, c, in)
@@ -1045,6 +1046,11 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 	}
 	key, f := w.st.LookupFile(p)
 	if f == nil {
+		// ./target/debug/NAME: the binary cargo built from the session's
+		// src/bin/NAME.rs or src/main.rs.
+		if cp := CleanPath(p); strings.Contains(cp, "target/debug/") || strings.Contains(cp, "target/release/") {
+			w.runSources(w.cargoBinSources(path.Base(cp)), "rust", "cargo binary", c, pos[min(1, len(pos)):])
+		}
 		return
 	}
 	if w.st.earlier("file:" + key) {
@@ -1057,7 +1063,11 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 		cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(f.From), Text: f.From})
 		return
 	}
-	if lang := shebangLang(f.Content, key); lang != "" && lang != "sh" {
+	lang := f.Lang
+	if lang == "" {
+		lang = shebangLang(f.Content, key)
+	}
+	if lang != "" && lang != "sh" {
 		var argv []string
 		if len(pos) > 1 {
 			argv = pos[1:]

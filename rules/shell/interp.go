@@ -30,8 +30,8 @@ var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|commandLine|os\.(?
 var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
 
 var (
-	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*_)?\s*:?=\s*`)
-	rmtreeRe        = refilter.MustCompile(`\b(?:os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*`)
+	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*_)?\s*:?=\s*`)
+	rmtreeRe        = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
 	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
 	openRe          = refilter.MustCompile(`\b(?:open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
@@ -354,6 +354,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				// root = check_output(["git", "rev-parse", "--show-toplevel"])
 				// then rmtree(root): the shell's rm -rf "$(...)".
 				add(codeItem{shell: `rm -rf "$(` + cmd + `)"`, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
+			}
+		}
+		for _, m := range deleteRecRe.FindAllStringSubmatchIndex(code, 8) {
+			if p, ok := vars[code[m[2]:m[3]]]; ok && (looksLikePath(p) || p == "~") {
+				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " deleteRecursively", text: clip(code[m[0]:], 200)})
 			}
 		}
 		for _, m := range removeRe.FindAllStringIndex(code, -1) {
@@ -1029,7 +1034,7 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			off += len(imp) - len("os.")
 		}
 	}
-	for _, pre := range []string{"os.path.abspath(", "os.path.realpath(", "os.path.normpath(", "os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path(", "path.expand(", "normalizePath(", "Dir.glob(", "new File("} {
+	for _, pre := range []string{"PathBuf::from(", "Path::new(", "File(", "URL(fileURLWithPath:", "os.path.abspath(", "os.path.realpath(", "os.path.normpath(", "os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path(", "path.expand(", "normalizePath(", "Dir.glob(", "new File("} {
 		if strings.HasPrefix(t, pre) {
 			p, n, ok := readPathExpr(t[len(pre):], vars)
 			n += len(pre)
@@ -1039,11 +1044,17 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			return p, off + n, ok
 		}
 	}
-	for _, pre := range []string{"os.getcwd()", "Path.cwd()", "pathlib.Path.cwd()", "process.cwd()", "Dir.pwd", "pathlib.Path.home()", "getenv(\"HOME\")", "getenv('HOME')", "os.Getenv(\"HOME\")", "os.UserHomeDir()", "Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home", "Deno.env.get(\"HOME\")", "Deno.env.get('HOME')", "System.getProperty(\"user.home\")", "System.getProperty('user.home')", "std::env::var(\"HOME\").unwrap()", "env::var(\"HOME\").unwrap()", "dirs::home_dir().unwrap()", "$env(HOME)", "$::env(HOME)", "$_SERVER['HOME']"} {
+	if m := rustHomeRe.FindStringIndex(head(t, 96)); m != nil {
+		// env::var("HOME").unwrap() / .expect("...") / ?: the home
+		// directory, in Rust.
+		t = "Path.home()" + t[m[1]:]
+		off -= len("Path.home()") - m[1]
+	}
+	for _, pre := range []string{"env!(\"CARGO_MANIFEST_DIR\")", "fm.homeDirectoryForCurrentUser", "FileManager.default.homeDirectoryForCurrentUser", "NSHomeDirectory()", "Environment.GetFolderPath(Environment.SpecialFolder.UserProfile)", "os.getcwd()", "Path.cwd()", "pathlib.Path.cwd()", "process.cwd()", "Dir.pwd", "pathlib.Path.home()", "getenv(\"HOME\")", "getenv('HOME')", "os.Getenv(\"HOME\")", "os.UserHomeDir()", "Path.home()", "os.homedir()", "require('os').homedir()", "require(\"os\").homedir()", "homedir()", "os.path.expanduser(\"~\")", "os.environ[\"HOME\"]", "os.environ['HOME']", "os.getenv(\"HOME\")", "os.getenv('HOME')", "ENV[\"HOME\"]", "ENV['HOME']", "process.env.HOME", "$ENV{HOME}", "Dir.home", "Deno.env.get(\"HOME\")", "Deno.env.get('HOME')", "System.getProperty(\"user.home\")", "System.getProperty('user.home')", "std::env::var(\"HOME\").unwrap()", "env::var(\"HOME\").unwrap()", "dirs::home_dir().unwrap()", "$env(HOME)", "$::env(HOME)", "$_SERVER['HOME']"} {
 		if strings.HasPrefix(t, pre) {
 			rest := t[len(pre):]
 			p := "~"
-			if strings.Contains(pre, "cwd") || pre == "Dir.pwd" {
+			if strings.Contains(pre, "cwd") || pre == "Dir.pwd" || strings.Contains(pre, "CARGO_MANIFEST_DIR") {
 				p = "."
 			}
 			n := len(pre)
@@ -1361,6 +1372,16 @@ type pyLoop struct {
 // pyLoopVars finds loops over a literal list: for NAME in [...] / (...).
 func pyLoopVars(code string, vars map[string]string) []pyLoop {
 	var out []pyLoop
+	for _, m := range goRangeRe.FindAllStringSubmatchIndex(code, 4) {
+		// The Go literal's braces read as a list's brackets.
+		if body := code[m[1]:]; strings.HasPrefix(body, "{") {
+			if end := matchClose(body); end > 0 {
+				if vals, _, ok := readSeq("["+body[1:end]+"]", vars); ok {
+					out = append(out, pyLoop{name: code[m[2]:m[3]], vals: vals[:min(len(vals), 8)], pos: m[0]})
+				}
+			}
+		}
+	}
 	for _, m := range pyForRe.FindAllStringSubmatchIndex(code, 4) {
 		if vals, ok := loopValues(code[m[1]:], vars); ok && len(vals) > 0 {
 			out = append(out, pyLoop{name: code[m[2]:m[3]], vals: vals[:min(len(vals), 8)], pos: m[0]})

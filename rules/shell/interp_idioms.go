@@ -810,3 +810,13 @@ func head(s string, n int) string {
 	}
 	return s
 }
+
+// rustHomeRe: Rust's ways of reading $HOME.
+var rustHomeRe = refilter.MustCompile(`^(?:std::)?env::var(?:_os)?\(\s*"HOME"\s*\)(?:\.(?:unwrap|expect)\([^)]*\)|\?)?|^(?:FileManager\.default|[A-Za-z_]\w*)\.homeDirectoryForCurrentUser\b`)
+
+// deleteRecRe: a delete method on a path object (Kotlin and Groovy
+// File.deleteRecursively(), a Path's rmtree()).
+var deleteRecRe = refilter.MustCompile(`\b([A-Za-z_]\w*)\.(?:deleteRecursively|deleteDir|rmtree)\(\s*\)`)
+
+// goRangeRe: Go's "for _, x := range []string{...}".
+var goRangeRe = refilter.MustCompile(`\bfor\s+_\s*,\s*([A-Za-z_]\w*)\s*:=\s*range\s+\[\]string\s*`)

@@ -80,6 +80,9 @@ type File struct {
 	Downloaded bool
 	// From is the normalised command that wrote the file.
 	From string
+	// Lang is set for a binary built from the session's sources: the
+	// language of the sources Content then holds.
+	Lang string
 }
 
 // NewState returns an empty session state.
