@@ -103,6 +103,7 @@ func (w *walker) recordBuild(out string, keys []string, lang string, from string
 var (
 	// <Exec Command="..."/> in an MSBuild project.
 	msbuildExecRe = refilter.MustCompile(`<Exec\s+[^>]*?Command\s*=\s*"([^"]*)"`)
+	msbuildPropRe = refilter.MustCompile(`\$\(([A-Za-z_]\w*)\)`)
 	xmlEntities   = strings.NewReplacer("&gt;", ">", "&lt;", "<", "&amp;", "&", "&quot;", `"`, "&apos;", "'")
 	// runner = "..." / runner = ["sh", "-c", "..."] and [alias] entries
 	// in .cargo/config.toml.
@@ -114,6 +115,14 @@ var (
 // the session wrote.
 func (w *walker) compiled(cmd *Command, args []string, c ctx) {
 	name := cmd.Name
+	// A download run by a language tool ("java -jar x.jar", "kotlin
+	// x.kts", a wrapper jar replaced with a download, then "./gradlew"):
+	// code from the network, run.
+	downloaded := func(p string) {
+		if _, f := w.st.LookupFile(p); f != nil && f.Downloaded {
+			cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(f.From), Text: f.From})
+		}
+	}
 	files := func(exts ...string) []string {
 		var out []string
 		for _, a := range args {
@@ -132,7 +141,17 @@ func (w *walker) compiled(cmd *Command, args []string, c ctx) {
 			w.runSources(srcs, "c", "tcc -run", c, nil)
 			return
 		}
-		w.recordBuild(compileOut(args, "a.out"), srcs, "c", cmd.String())
+		out := compileOut(args, "a.out")
+		for _, a := range args {
+			if contains([]string{".c", ".cc", ".cpp", ".cxx"}, path.Ext(a)) {
+				if _, f := w.st.LookupFile(a); f != nil && f.Downloaded {
+					// Built from downloaded source: the binary is a download.
+					w.st.Download(out, f.From)
+					return
+				}
+			}
+		}
+		w.recordBuild(out, srcs, "c", cmd.String())
 	case "rustc", "swiftc":
 		ext := ".rs"
 		if name == "swiftc" {
@@ -148,6 +167,13 @@ func (w *walker) compiled(cmd *Command, args []string, c ctx) {
 		if name == "swift" && len(args) > 0 && args[0] == "run" {
 			w.runSources(w.sourceFiles("Sources", []string{".swift"}, false, false), "swift", "swift run", c, nil)
 			return
+		}
+		for i, a := range args {
+			if a == "-jar" && i+1 < len(args) {
+				downloaded(args[i+1])
+			} else if !strings.HasPrefix(a, "-") {
+				downloaded(a)
+			}
 		}
 		srcs := files(".java", ".kts", ".kt", ".swift", ".csx", ".scala", ".groovy")
 		w.runSources(srcs, "", name, c, nil)
@@ -235,27 +261,40 @@ func (w *walker) compiled(cmd *Command, args []string, c ctx) {
 				for _, m := range msbuildExecRe.FindAllStringSubmatch(w.st.Files[k].Content, 8) {
 					cc := c.with("dotnet " + args[0] + " " + k)
 					cc.crossCall = cc.crossCall || w.st.earlier("file:"+k)
-					w.sub(xmlEntities.Replace(m[1]), cc, nil)
+					// $(HOME) is an MSBuild property, read from the
+					// environment: the shell's ${HOME}.
+					w.sub(msbuildPropRe.ReplaceAllString(xmlEntities.Replace(m[1]), "$${$1}"), cc, nil)
 				}
 			}
 			if args[0] == "run" || args[0] == "test" {
 				w.runSources(w.sourceFiles("", []string{".cs"}, args[0] == "test", false), "java", "dotnet "+args[0], c, nil)
 			}
 		}
-	case "mvn", "mvnw", "./mvnw":
-		// exec:exec runs -Dexec.executable with -Dexec.args.
-		exe, xargs := "", ""
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a, "-Dexec.executable="); ok {
-				exe = v
-			}
-			if v, ok := strings.CutPrefix(a, "-Dexec.args="); ok {
-				xargs = v
-			}
+	case "gradlew", "mvnw":
+		downloaded("gradle/wrapper/gradle-wrapper.jar")
+		downloaded(".mvn/wrapper/maven-wrapper.jar")
+		if name == "mvnw" {
+			w.mvnExec(args, c)
 		}
-		if exe != "" && contains(args, "exec:exec") {
-			w.sub(quote(exe)+" "+xargs, c.with("mvn exec:exec"), nil)
+	case "mvn":
+		w.mvnExec(args, c)
+	}
+}
+
+// mvnExec reads "mvn exec:exec": it runs -Dexec.executable with
+// -Dexec.args.
+func (w *walker) mvnExec(args []string, c ctx) {
+	exe, xargs := "", ""
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "-Dexec.executable="); ok {
+			exe = v
 		}
+		if v, ok := strings.CutPrefix(a, "-Dexec.args="); ok {
+			xargs = v
+		}
+	}
+	if exe != "" && contains(args, "exec:exec") {
+		w.sub(quote(exe)+" "+xargs, c.with("mvn exec:exec"), nil)
 	}
 }
 

@@ -33,7 +33,7 @@ var (
 	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*_)?\s*:?=\s*`)
 	rmtreeRe        = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
 	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
-	openRe          = refilter.MustCompile(`\b(?:open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	decoderRe       = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
 	netReadRe       = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
@@ -83,7 +83,7 @@ var (
 	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint)\b`)
 	// A socket connected out with the process's stdio or a shell tied
 	// to it: a reverse shell.
-	revShellRe = refilter.MustCompile(`(?s)socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()|(?:\bnet\.connect\(|require\(\s*['"]net['"]\s*\)\.connect\(|\bnew\s+net\.Socket\(|IO::Socket::INET|TCPSocket\.(?:new|open)|\bfsockopen\().{0,400}(?:/bin/(?:ba|z)?sh|\b(?:spawn|exec|popen|proc_open|system)\s*\(\s*['"](?:ba|z)?sh\b|cmd\.exe|open\s*\(\s*STDIN)|\bspawn\(\s*['"](?:/bin/)?(?:ba|z)?sh['"].{0,400}(?:\bnet\.connect\(|\bnew\s+net\.Socket\(|\.connect\(\s*\d+\s*,)`)
+	revShellRe = refilter.MustCompile(`(?s)\bnet\.Dial(?:Timeout)?\(.{0,600}(?:/bin/(?:ba|z)?sh|exec\.Command\(\s*"(?:ba|z)?sh")|socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()|(?:\bnet\.connect\(|require\(\s*['"]net['"]\s*\)\.connect\(|\bnew\s+net\.Socket\(|IO::Socket::INET|TCPSocket\.(?:new|open)|\bfsockopen\().{0,400}(?:/bin/(?:ba|z)?sh|\b(?:spawn|exec|popen|proc_open|system)\s*\(\s*['"](?:ba|z)?sh\b|cmd\.exe|open\s*\(\s*STDIN)|\bspawn\(\s*['"](?:/bin/)?(?:ba|z)?sh['"].{0,400}(?:\bnet\.connect\(|\bnew\s+net\.Socket\(|\.connect\(\s*\d+\s*,)`)
 	// Code that fetches from the network (netFetchRe, with a URL
 	// literal) and also evaluates code at run time (evalCallRe) runs what
 	// it fetched, whatever the nesting: eval(file_get_contents(URL)),
@@ -557,6 +557,12 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		it.via = via + " " + it.via
 		add(it)
 	}
+	if lang == "rust" {
+		for _, it := range rustWrites(code, vars) {
+			it.via = via + " " + it.via
+			add(it)
+		}
+	}
 	for _, it := range gitPythonItems(code, vars) {
 		it.via = via + " " + it.via
 		add(it)
@@ -738,6 +744,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if u := psDownloadRun(code); u != "" {
 		add(codeItem{shell: "curl -s " + quote(u) + " | sh", via: via + " download+run"})
 	}
+	if m := metadataLitRe.FindStringSubmatchIndex(code); m != nil && (netFetchRe.MatchString(code) || codeHTTPRe.MatchString(code)) {
+		// http.NewRequest("GET", "http://169.254.169.254/..."): the cloud
+		// metadata service, asked from code.
+		add(codeItem{argv: []string{"curl", "-s", code[m[2]:m[3]]}, via: via + " metadata", text: clip(code[m[0]:], 200)})
+	}
 	if revShellRe.MatchString(code) {
 		add(codeItem{argv: []string{"nc", "-e", "/bin/sh", "remote"}, via: via + " reverse-shell", text: clip(code, 200)})
 	}
@@ -908,6 +919,11 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			}
 			b.WriteString(body)
 			got = true
+		} else if body, k, ok := readRustFormat(rest, vars); ok {
+			// format!("{}/.bashrc", home), format!("{home}/.ssh/id_rsa")
+			b.WriteString(body)
+			n += k
+			got = true
 		} else if body, k, ok := readPerlQuote(rest); ok {
 			// Perl's q(...) and qq{...}.
 			b.WriteString(body)
@@ -1042,6 +1058,26 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 				n += len(t[n:]) - len(r) + 1
 			}
 			return p, off + n, ok
+		}
+	}
+	if strings.HasPrefix(t, "&") {
+		// Rust borrows: remove_dir_all(&stale).
+		t = t[1:]
+		off++
+	}
+	if m := pathJoinRe.FindStringSubmatchIndex(head(t, 64)); m != nil {
+		// stale = home.join("cache"): a known path joined.
+		if base, ok := vars[t[m[2]:m[3]]]; ok && (looksLikePath(base) || base == "~") {
+			if seg, k, ok := readStrExpr(t[m[1]:], vars); ok {
+				n := m[1] + k
+				if r := strings.TrimLeft(t[n:], " \t"); strings.HasPrefix(r, ")") {
+					n += len(t[n:]) - len(r) + 1
+				}
+				if seg == "" {
+					return base, off + n, true
+				}
+				return strings.TrimSuffix(base, "/") + "/" + strings.TrimPrefix(seg, "/"), off + n, true
+			}
 		}
 	}
 	if m := rustHomeRe.FindStringIndex(head(t, 96)); m != nil {

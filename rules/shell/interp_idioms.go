@@ -359,8 +359,8 @@ var (
 	hfDeleteRe     = refilter.MustCompile(`\bdelete_repo\(\s*(?:repo_id\s*=\s*)?`)
 	hfTokenRe      = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
 	netrcRe        = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
-	envSendRe      = refilter.MustCompile(`(?:dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
-	netSendRe      = refilter.MustCompile(`\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\(\s*\w+\s*,\s*data\s*=|\bRequest\([^)]*data\s*=`)
+	envSendRe      = refilter.MustCompile(`(?:System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
+	netSendRe      = refilter.MustCompile(`\.POST\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\(\s*\w+\s*,\s*data\s*=|\bRequest\([^)]*data\s*=`)
 	chmodRe        = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
 	sqlTextWrapRe  = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)
 	engineSchemeRe = refilter.MustCompile(`create_engine\(\s*['"](postgres(?:ql)?|mysql|mariadb|sqlite|mssql)`)
@@ -820,3 +820,100 @@ var deleteRecRe = refilter.MustCompile(`\b([A-Za-z_]\w*)\.(?:deleteRecursively|d
 
 // goRangeRe: Go's "for _, x := range []string{...}".
 var goRangeRe = refilter.MustCompile(`\bfor\s+_\s*,\s*([A-Za-z_]\w*)\s*:=\s*range\s+\[\]string\s*`)
+
+var (
+	// metadataLitRe: a cloud metadata endpoint in a string literal.
+	metadataLitRe = refilter.MustCompile(`["'](https?://(?:169\.254\.169\.254|metadata\.google\.internal|169\.254\.170\.2|\[fd00:ec2::254\])[^"']*)["']`)
+	// codeHTTPRe: HTTP clients of compiled languages.
+	codeHTTPRe = refilter.MustCompile(`\bhttp\.(?:NewRequest|Get|Post)\(|\breqwest::|\bHttpClient\b|\bURLSession\b|\bcurl_easy_|\bnew\s+URL\(|\bWebClient\b`)
+	// rustFormatRe: format!("...", args).
+	rustFormatRe = refilter.MustCompile(`^format!\(\s*`)
+)
+
+// readRustFormat reads Rust's format!("{}/x", a) and format!("{a}/x")
+// with fields filled from the arguments and known variables.
+func readRustFormat(s string, vars map[string]string) (string, int, bool) {
+	m := rustFormatRe.FindStringIndex(head(s, 16))
+	if m == nil {
+		return "", 0, false
+	}
+	f, k, ok := readStrExpr(s[m[1]:], nil)
+	if !ok {
+		return "", 0, false
+	}
+	n := m[1] + k
+	var args []string
+	for {
+		r := strings.TrimLeft(s[n:], " \t\n")
+		if !strings.HasPrefix(r, ",") {
+			break
+		}
+		n += len(s[n:]) - len(r) + 1
+		v, k2, ok := readPathExpr(s[n:], vars)
+		if !ok {
+			v = unkOpen + "fmt" + unkClose
+			k2 = len(callArg(s[n:]))
+			if i := strings.IndexByte(s[n:n+k2], ','); i >= 0 {
+				k2 = i
+			}
+		}
+		args = append(args, v)
+		n += k2
+		if len(args) > 8 {
+			return "", 0, false
+		}
+	}
+	r := strings.TrimLeft(s[n:], " \t\n")
+	if !strings.HasPrefix(r, ")") {
+		return "", 0, false
+	}
+	n += len(s[n:]) - len(r) + 1
+	next := 0
+	out := fmtFieldRe.ReplaceAllStringFunc(f, func(field string) string {
+		name := strings.TrimSpace(field[1 : len(field)-1])
+		if i := strings.IndexByte(name, ':'); i >= 0 {
+			name = name[:i]
+		}
+		if name == "" {
+			if next < len(args) {
+				next++
+				return args[next-1]
+			}
+			return unkOpen + "fmt" + unkClose
+		}
+		if v, ok := vars[name]; ok {
+			return v
+		}
+		return unkOpen + "fmt" + unkClose
+	})
+	return out, n, true
+}
+
+var (
+	// rustOpenRe: OpenOptions::new()...open(PATH); the options between
+	// say whether it appends.
+	rustOpenRe = refilter.MustCompile(`OpenOptions::new\(\)((?:\s*\.\w+\([^)]*\))*)\s*\.open\(\s*`)
+	// rustWriteRe: the first write to the handle.
+	rustWriteRe = refilter.MustCompile(`\b(?:writeln|write)!\(\s*&?(?:mut\s+)?\w+\s*,\s*|\.write_all\(\s*b?`)
+	// pathJoinRe: a path variable's join method (Rust, pathlib).
+	pathJoinRe = refilter.MustCompile(`^&?([A-Za-z_]\w*)\.join(?:path)?\(\s*`)
+)
+
+// rustWrites reads Rust's OpenOptions writes as the shell writes they
+// amount to: the file and the first text written to it.
+func rustWrites(code string, vars map[string]string) []codeItem {
+	var out []codeItem
+	for _, m := range rustOpenRe.FindAllStringSubmatchIndex(code, 4) {
+		p, n, ok := readPathExpr(code[m[1]:], vars)
+		if !ok || !looksLikePath(p) {
+			continue
+		}
+		appendTo := strings.Contains(code[m[2]:m[3]], "append(true)")
+		body := ""
+		if w := rustWriteRe.FindStringIndex(code[m[1]+n:]); w != nil {
+			body, _, _ = readStrExpr(code[m[1]+n+w[1]:], vars)
+		}
+		out = append(out, codeItem{shell: writeShell(p, body, appendTo), via: "OpenOptions", text: clip(code[m[0]:], 200)})
+	}
+	return out
+}

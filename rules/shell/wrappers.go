@@ -21,7 +21,7 @@ type wrapper struct {
 }
 
 var wrappers = map[string]wrapper{
-	"sudo":          {argOpts: "ugpChDrtTUR", longArgs: []string{"--user", "--group", "--prompt", "--host", "--chdir", "--role", "--type", "--other-user", "--close-from", "--chroot"}},
+	"sudo":          {argOpts: "ugpChDrtTUR", longArgs: []string{"--user", "--group", "--prompt", "--host", "--chdir", "--role", "--type", "--other-user", "--close-from", "--chroot"}, assigns: true},
 	"doas":          {argOpts: "uC"},
 	"pkexec":        {longArgs: []string{"--user"}},
 	"env":           {argOpts: "uCS", longArgs: []string{"--unset", "--chdir", "--split-string"}, assigns: true},
