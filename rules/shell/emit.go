@@ -1179,7 +1179,13 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 				// -p prints the value of the expression.
 				code = "console.log(" + code + ")"
 			}
-			for _, s := range extractCode(lang, code) {
+			// "perl -e 'rmtree(shift)' ~", "python3 -c '...sys.argv[1]' /":
+			// the words after the code are its arguments.
+			var argv []string
+			if i+2 < len(f) && !strings.HasPrefix(f[i+2], "-") {
+				argv = f[i+2:]
+			}
+			for _, s := range extractScript(lang, code, argv) {
 				w.codeItem(s, c.with(via))
 			}
 			i++

@@ -919,6 +919,12 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			}
 			b.WriteString(body)
 			got = true
+		} else if v, k, ok := readArgvRef(rest, vars); ok {
+			// shift, $ARGV[0], sys.argv[1], process.argv[2]: the
+			// script's own arguments, when the command line gives them.
+			b.WriteString(v)
+			n += k
+			got = true
 		} else if body, k, ok := readRustFormat(rest, vars); ok {
 			// format!("{}/.bashrc", home), format!("{home}/.ssh/id_rsa")
 			b.WriteString(body)

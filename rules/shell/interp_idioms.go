@@ -917,3 +917,37 @@ func rustWrites(code string, vars map[string]string) []codeItem {
 	}
 	return out
 }
+
+// argvRefRe: one of a script's arguments, by the language's name for it.
+var argvRefRe = refilter.MustCompile(`^(?:(shift)\b(?:\s*\(\s*\))?|\$ARGV\[(\d)\]|ARGV\[(\d)\]|sys\.argv\[(\d)\]|process\.argv\[(\d)\]|\$argv\[(\d)\]|os\.Args\[(\d)\])`)
+
+// readArgvRef reads a reference to one of the script's arguments when
+// the arguments are known.
+func readArgvRef(s string, vars map[string]string) (string, int, bool) {
+	args, ok := listVar(vars, argvKey)
+	if !ok {
+		return "", 0, false
+	}
+	m := argvRefRe.FindStringSubmatchIndex(head(s, 24))
+	if m == nil {
+		return "", 0, false
+	}
+	// The index each spelling starts counting from: Perl and Ruby 0,
+	// Python, PHP and Go 1 (0 is the script), Node 2.
+	idx := -1
+	for g, base := range []int{0, 0, 0, 1, 2, 1, 1} {
+		if m[2*(g+1)] < 0 {
+			continue
+		}
+		if g == 0 {
+			idx = 0
+		} else {
+			d := int(s[m[2*(g+1)]] - '0')
+			idx = d - base
+		}
+	}
+	if idx < 0 || idx >= len(args) {
+		return "", 0, false
+	}
+	return args[idx], m[1], true
+}
