@@ -343,13 +343,14 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 			res.notes = append(res.notes, "evasion-suspect")
 		}
 	}
-	if len(m.PatternAny) > 0 && !patternSelects(v, m.PatternAny) {
-		return res, false
-	}
 	if len(m.reads) > 0 && !m.readHit(v) {
 		return res, false
 	}
 	if len(m.writes) > 0 && !m.writeHit(v) {
+		return res, false
+	}
+	// Last of the path conditions: it compiles the command's pattern.
+	if len(m.PatternAny) > 0 && !patternSelects(v, m.PatternAny) {
 		return res, false
 	}
 	if m.argsNotRe != nil && m.argsNotRe.MatchString(v.str) {

@@ -69,6 +69,14 @@ func (w *walker) runSources(keys []string, lang, label string, c ctx, argv []str
 	}
 }
 
+// compiledTools are the commands compiled handles.
+var compiledTools = map[string]bool{
+	"gcc": true, "cc": true, "clang": true, "g++": true, "c++": true, "clang++": true, "tcc": true,
+	"rustc": true, "swiftc": true, "java": true, "kotlin": true, "kotlinc": true, "swift": true,
+	"dotnet-script": true, "scala": true, "groovy": true, "go": true, "cargo": true, "dotnet": true,
+	"gradlew": true, "mvnw": true, "mvn": true,
+}
+
 // compileOut is where a compiler writes its binary: the -o value, or the
 // compiler's default.
 func compileOut(args []string, def string) string {
@@ -115,6 +123,9 @@ var (
 // the session wrote.
 func (w *walker) compiled(cmd *Command, args []string, c ctx) {
 	name := cmd.Name
+	if !compiledTools[name] {
+		return
+	}
 	// A download run by a language tool ("java -jar x.jar", "kotlin
 	// x.kts", a wrapper jar replaced with a download, then "./gradlew"):
 	// code from the network, run.
