@@ -252,6 +252,10 @@ func netVars(code string) map[string]bool {
 		return nil
 	}
 	out := map[string]bool{}
+	// Node streams: res.on("data", c => d += c) gathers the body in d.
+	for _, m := range dataEventRe.FindAllStringSubmatch(code, 4) {
+		out[m[1]] = true
+	}
 	for _, m := range pyAssignRe.FindAllStringSubmatchIndex(code, -1) {
 		rhs := code[m[1]:]
 		if i := strings.IndexByte(rhs, '\n'); i >= 0 {
@@ -951,3 +955,7 @@ func readArgvRef(s string, vars map[string]string) (string, int, bool) {
 	}
 	return args[idx], m[1], true
 }
+
+// dataEventRe: a stream's "data" handler appending each chunk to a
+// variable.
+var dataEventRe = refilter.MustCompile(`\.on\(\s*['"]data['"]\s*,\s*(?:function\s*)?\(?\s*\w+\s*\)?\s*(?:=>)?\s*\{?\s*(\w+)\s*\+=`)
