@@ -810,9 +810,18 @@ func awkConcat(code string) string {
 // opening parenthesis and the text runs to the matching one (quotes and
 // nesting respected, at most 400 bytes).
 func callArg(s string) string {
-	depth := 0
+	if i := closeIndex(s, 1, 400); i >= 0 {
+		return s[:i]
+	}
+	return ""
+}
+
+// closeIndex returns the index in s where the bracket depth, starting at
+// depth, falls to zero (quotes and nesting respected, at most limit
+// bytes), or -1.
+func closeIndex(s string, depth, limit int) int {
 	var quote byte
-	for i := 0; i < len(s) && i < 400; i++ {
+	for i := 0; i < len(s) && i < limit; i++ {
 		c := s[i]
 		switch {
 		case quote != 0:
@@ -826,13 +835,13 @@ func callArg(s string) string {
 		case c == '(' || c == '[' || c == '{':
 			depth++
 		case c == ')' || c == ']' || c == '}':
-			if depth == 0 {
-				return s[:i]
-			}
 			depth--
+			if depth == 0 {
+				return i
+			}
 		}
 	}
-	return ""
+	return -1
 }
 
 func clip(s string, n int) string {
@@ -919,24 +928,8 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			}
 			b.WriteString(body)
 			got = true
-		} else if v, k, ok := readArgvRef(rest, vars); ok {
-			// shift, $ARGV[0], sys.argv[1], process.argv[2]: the
-			// script's own arguments, when the command line gives them.
+		} else if v, k, ok := readValue(rest, vars); ok {
 			b.WriteString(v)
-			n += k
-			got = true
-		} else if body, k, ok := readRustFormat(rest, vars); ok {
-			// format!("{}/.bashrc", home), format!("{home}/.ssh/id_rsa")
-			b.WriteString(body)
-			n += k
-			got = true
-		} else if body, k, ok := readPerlQuote(rest); ok {
-			// Perl's q(...) and qq{...}.
-			b.WriteString(body)
-			n += k
-			got = true
-		} else if vals, k, ok := readJSJoin(rest, vars); ok {
-			b.WriteString(vals)
 			n += k
 			got = true
 		} else if m := revVarRe.FindStringSubmatchIndex(head(rest, 80)); m != nil && vars[rest[m[2]:m[3]]] != "" {
@@ -1374,26 +1367,7 @@ func StripPythonComments(code string) string {
 			b.WriteString(code[last:i])
 			last, i = end, end
 		case '\'', '"':
-			q := string(ch)
-			if strings.HasPrefix(code[i:], q+q+q) {
-				q += q + q
-			}
-			j := i + len(q)
-			for j < len(code) {
-				if code[j] == '\\' {
-					j += 2
-					continue
-				}
-				if len(q) == 1 && code[j] == '\n' {
-					break // unterminated: the line ends the literal
-				}
-				if strings.HasPrefix(code[j:], q) {
-					j += len(q)
-					break
-				}
-				j++
-			}
-			i = min(j, len(code))
+			i = literalEnd(code, i, true)
 		default:
 			i++
 		}

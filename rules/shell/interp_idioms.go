@@ -27,26 +27,7 @@ func literalSpans(lang, code string) [][2]int {
 			i++
 			continue
 		}
-		q := string(ch)
-		if lang == "python" && strings.HasPrefix(code[i:], q+q+q) {
-			q += q + q
-		}
-		j := i + len(q)
-		for j < len(code) {
-			if code[j] == '\\' {
-				j += 2
-				continue
-			}
-			if len(q) == 1 && code[j] == '\n' {
-				break
-			}
-			if strings.HasPrefix(code[j:], q) {
-				j += len(q)
-				break
-			}
-			j++
-		}
-		j = min(j, len(code))
+		j := literalEnd(code, i, lang == "python")
 		out = append(out, [2]int{i, j})
 		i = j
 	}
@@ -636,31 +617,7 @@ func pathMethods(code string, vars map[string]string) string {
 
 // matchClose returns the index in s of the bracket closing the one s
 // starts with (quotes and nesting respected), or -1.
-func matchClose(s string) int {
-	depth := 0
-	var q byte
-	for i := 0; i < len(s) && i < 8192; i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == '\\' {
-				i++
-			} else if c == q {
-				q = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			q = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
+func matchClose(s string) int { return closeIndex(s, 0, 8192) }
 
 // cmdKey prefixes, in vars, the command whose output a variable holds.
 const cmdKey = "\x00cmd:"
@@ -959,3 +916,46 @@ func readArgvRef(s string, vars map[string]string) (string, int, bool) {
 // dataEventRe: a stream's "data" handler appending each chunk to a
 // variable.
 var dataEventRe = refilter.MustCompile(`\.on\(\s*['"]data['"]\s*,\s*(?:function\s*)?\(?\s*\w+\s*\)?\s*(?:=>)?\s*\{?\s*(\w+)\s*\+=`)
+
+// readValue tries the value readers of the idioms above on the start of
+// s: a script argument (shift, sys.argv[1]), Rust's format!, Perl's
+// q(...), a JavaScript array join.
+func readValue(s string, vars map[string]string) (string, int, bool) {
+	if v, k, ok := readArgvRef(s, vars); ok {
+		return v, k, ok
+	}
+	if v, k, ok := readRustFormat(s, vars); ok {
+		return v, k, ok
+	}
+	if v, k, ok := readPerlQuote(s); ok {
+		return v, k, ok
+	}
+	return readJSJoin(s, vars)
+}
+
+// literalEnd returns the index just past the string literal starting at
+// code[i] (a quote; with triple set, a Python triple quote counts).
+// Escapes are skipped; a single-quoted literal ends at the line's end
+// when unterminated.
+func literalEnd(code string, i int, triple bool) int {
+	q := code[i : i+1]
+	if triple && strings.HasPrefix(code[i:], q+q+q) {
+		q += q + q
+	}
+	j := i + len(q)
+	for j < len(code) {
+		if code[j] == '\\' {
+			j += 2
+			continue
+		}
+		if len(q) == 1 && code[j] == '\n' {
+			break
+		}
+		if strings.HasPrefix(code[j:], q) {
+			j += len(q)
+			break
+		}
+		j++
+	}
+	return min(j, len(code))
+}
