@@ -689,6 +689,8 @@ var secretCanaries = []string{
 	"~/.ssh/id_rsa", "~/.ssh/id_ed25519", "~/.aws/credentials", ".env", "~/.kube/config",
 	"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "/etc/shadow", "~/.config/gcloud/application_default_credentials.json",
 	".env.production", "~/.pgpass", "~/.npmrc", "~/.ssh/deploy.pem", "/etc/ssl/private/server.key",
+	"~/.config/gh/hosts.yml", "~/.pypirc", "~/.ssh/id_ecdsa", "~/.cargo/credentials.toml", ".env.local",
+	"~/.terraform.d/credentials.tfrc.json", "~/.azure/accessTokens.json",
 }
 
 // wildReads expands a wildcard read argument into the canaries it covers.

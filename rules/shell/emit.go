@@ -76,6 +76,11 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				base = g
 			}
 		}
+		if gnuCoreutils[strings.TrimPrefix(base, "g")] && strings.HasPrefix(base, "g") {
+			// Homebrew's coreutils on macOS: grm, gshred, gdd are rm,
+			// shred, dd.
+			base = base[1:]
+		}
 	}
 	args := r.drop(1)
 
@@ -1892,3 +1897,9 @@ func (w *walker) tempEnv(env []string) func() {
 		}
 	}
 }
+
+// gnuCoreutils are the GNU tools Homebrew installs with a "g" prefix on
+// macOS that matter to the packs.
+var gnuCoreutils = map[string]bool{"rm": true, "shred": true, "dd": true, "chmod": true, "chown": true, "truncate": true,
+	"cp": true, "mv": true, "ln": true, "cat": true, "tee": true, "find": true, "base64": true, "rmdir": true, "unlink": true,
+	"head": true, "tail": true, "install": true, "env": true, "nohup": true, "timeout": true, "xargs": true, "sed": true, "awk": true}
