@@ -28,7 +28,9 @@ func literalSpans(lang, code string) [][2]int {
 			continue
 		}
 		j := literalEnd(code, i, lang == "python")
-		out = append(out, [2]int{i, j})
+		if !codeArgument(code[:i]) {
+			out = append(out, [2]int{i, j})
+		}
 		i = j
 	}
 	return out
@@ -958,4 +960,15 @@ func literalEnd(code string, i int, triple bool) int {
 		j++
 	}
 	return min(j, len(code))
+}
+
+// codeEvalRe: a call whose string argument is code (eval("..."),
+// exec("..."), new Function("..."), compile("...")); the text before a
+// literal ends with one.
+var codeEvalRe = refilter.MustCompile(`\b(?:eval|exec|execfile|Function|compile|runInThisContext|runInNewContext|setTimeout|setInterval|execScript|instance_eval|class_eval|module_eval)\s*\(\s*(?:[rRbBuUfF]{0,2})$`)
+
+// codeArgument reports whether a literal that follows before is the
+// code argument of an eval-like call: its calls are code, not prose.
+func codeArgument(before string) bool {
+	return codeEvalRe.MatchString(before[max(0, len(before)-40):])
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -461,6 +462,24 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 		if out != "" && out != "-" {
 			w.st.Download(out, c.String())
 		}
+	case "sed", "gsed":
+		// sed -i 's|^DATABASE_URL=.*|DATABASE_URL=postgres://prod/..|' .env:
+		// the selector the file now holds, as if it had been written.
+		if !slices.ContainsFunc(a, func(x string) bool { return x == "-i" || strings.HasPrefix(x, "-i") || x == "--in-place" }) {
+			break
+		}
+		for _, x := range a {
+			if b := path.Base(CleanPath(x)); strings.HasPrefix(b, ".env") {
+				for _, e := range a {
+					if name, val, ok := sedSet(e); ok && isSelector(name) {
+						if w.st.FileEnv == nil {
+							w.st.FileEnv = map[string]string{}
+						}
+						w.st.FileEnv[name] = val
+					}
+				}
+			}
+		}
 	case "tee":
 		for _, x := range a {
 			if strings.HasPrefix(x, "-") {
@@ -674,4 +693,22 @@ func optArg(a []string, i int, short, long string) (val string, n int, ok bool) 
 		return x[len(long)+1:], 0, true
 	}
 	return "", 0, false
+}
+
+// sedSet reads a sed substitution that sets NAME=VALUE on the NAME=
+// line ("s|^DATABASE_URL=.*|DATABASE_URL=postgres://...|").
+func sedSet(e string) (name, val string, ok bool) {
+	if len(e) < 4 || e[0] != 's' {
+		return "", "", false
+	}
+	parts := strings.Split(e[2:], e[1:2])
+	if len(parts) < 3 {
+		return "", "", false
+	}
+	n1, _, ok1 := strings.Cut(strings.TrimPrefix(parts[0], "^"), "=")
+	n2, v, ok2 := strings.Cut(parts[1], "=")
+	if !ok1 || !ok2 || n1 != n2 || n1 == "" {
+		return "", "", false
+	}
+	return n1, v, true
 }
