@@ -932,8 +932,21 @@ func readValue(s string, vars map[string]string) (string, int, bool) {
 	if v, k, ok := readPerlQuote(s); ok {
 		return v, k, ok
 	}
+	if m := perlReverseRe.FindStringIndex(head(s, 24)); m != nil {
+		// Perl: $c = reverse "hs | ...": the string backwards.
+		if v, k, ok := readStrExpr(s[m[1]:], vars); ok {
+			n := m[1] + k
+			if r := strings.TrimLeft(s[n:], " \t"); strings.HasPrefix(r, ")") && strings.Contains(s[:m[1]], "(") {
+				n += len(s[n:]) - len(r) + 1
+			}
+			return reverse(v), n, true
+		}
+	}
 	return readJSJoin(s, vars)
 }
+
+// perlReverseRe: Perl's reverse of a string in scalar context.
+var perlReverseRe = refilter.MustCompile(`^(?:scalar\s+)?reverse\s*\(?\s*`)
 
 // literalEnd returns the index just past the string literal starting at
 // code[i] (a quote; with triple set, a Python triple quote counts).

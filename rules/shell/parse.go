@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -82,6 +83,7 @@ type walker struct {
 	// for "< <(echo ~/.ssh/id_rsa)".
 	procOut   string
 	procKnown bool
+	procFd    int // process substitutions given a known file so far
 	// valueFrom collects, while a command's words are expanded, the
 	// substitutions its variables were assigned from (State.VarFrom).
 	valueFrom []string
@@ -857,6 +859,15 @@ func (w *walker) config(c *ctx) *expand.Config {
 				}
 			}
 			w.subst = saved
+			if w.procKnown && w.procOut != "" {
+				// bash <(printf 'rm -rf %s' ~): what the substitution
+				// prints is known, so the file it stands for is too, as
+				// bash names it.
+				w.procFd++
+				fd := "/dev/fd/" + strconv.Itoa(64-w.procFd)
+				w.st.WriteFile(fd, w.procOut, false, "<(...)")
+				return fd, nil
+			}
 			return unkOpen + "$()" + unkClose, nil
 		},
 	}
