@@ -350,7 +350,11 @@ func (w *walker) pipeline(s *syntax.Stmt, c ctx) (string, bool) {
 		start := len(w.out)
 		out, known = w.stmt(st, sc, in)
 		for _, cmd := range w.out[start:] {
-			if cmd.PipeID == id && cmd.PipeIndex == i {
+			// The stage's own commands, and the last stage of a pipeline
+			// nested in it: "(crontab -l; echo X | base64 -d) | crontab -"
+			// feeds crontab what base64 printed too.
+			nestedLast := cmd.PipeID != id && cmd.PipeID > id && cmd.PipeLen > 1 && cmd.PipeIndex == cmd.PipeLen-1 && !writesOut(cmd.Redirects)
+			if cmd.PipeID == id && cmd.PipeIndex == i || nestedLast {
 				upstream = append(upstream, Source{Kind: "pipe", Name: cmd.Name, Args: cmd.Args, Text: cmd.String()})
 				// A stage passing on what it read from the network (a
 				// socket, a file downloaded earlier) hands the next
