@@ -1028,6 +1028,10 @@ func writtenText(v *cmdView) string {
 	for _, src := range v.c.Stdin {
 		s += "\n" + src.Text
 	}
+	if v.c.StdinText != "" {
+		// What a decoder upstream printed: "xxd -r -p <<< HEX | tee f".
+		s += "\n" + v.c.StdinText
+	}
 	return s
 }
 

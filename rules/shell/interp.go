@@ -44,7 +44,7 @@ var (
 	bufB64Re        = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe      = refilter.MustCompile("`([^`]+)`")
 	qxRe            = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x[({\[]([^)}\]]+)[)}\]]`)
-	forkRe          = refilter.MustCompile(`(?s)(?:while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
+	forkRe          = refilter.MustCompile(`(?s)(?:\bfork\(\s*\)\s*for\s+\w+\s+in\s+(?:iter\(|itertools\.(?:count|repeat|cycle)\()|while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
 	listStartRe     = refilter.MustCompile(`^\[\s*`)
 	fmtFieldRe      = refilter.MustCompile(`\{[^{}]*\}`)
 	netExecRe       = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
@@ -83,7 +83,7 @@ var (
 	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint)\b`)
 	// A socket connected out with the process's stdio or a shell tied
 	// to it: a reverse shell.
-	revShellRe = refilter.MustCompile(`(?s)\bnet\.Dial(?:Timeout)?\(.{0,600}(?:/bin/(?:ba|z)?sh|exec\.Command\(\s*"(?:ba|z)?sh")|socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()|(?:\bnet\.connect\(|require\(\s*['"]net['"]\s*\)\.connect\(|\bnew\s+net\.Socket\(|IO::Socket::INET|TCPSocket\.(?:new|open)|\bfsockopen\().{0,400}(?:/bin/(?:ba|z)?sh|\b(?:spawn|exec|popen|proc_open|system)\s*\(\s*['"](?:ba|z)?sh\b|cmd\.exe|open\s*\(\s*STDIN)|\bspawn\(\s*['"](?:/bin/)?(?:ba|z)?sh['"].{0,400}(?:\bnet\.connect\(|\bnew\s+net\.Socket\(|\.connect\(\s*\d+\s*,)`)
+	revShellRe = refilter.MustCompile(`(?s)/inet/tcp/\d+/[^"/]+/\d+.{0,300}\|&|\bnet\.Dial(?:Timeout)?\(.{0,600}(?:/bin/(?:ba|z)?sh|exec\.Command\(\s*"(?:ba|z)?sh")|socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()|(?:\bnet\.connect\(|require\(\s*['"]net['"]\s*\)\.connect\(|\bnew\s+net\.Socket\(|IO::Socket::INET|TCPSocket\.(?:new|open)|\bfsockopen\().{0,400}(?:%x[({]|\bIO\.popen\(|/bin/(?:ba|z)?sh|\b(?:spawn|exec|popen|proc_open|system)\s*\(\s*['"](?:ba|z)?sh\b|cmd\.exe|open\s*\(\s*STDIN)|\bspawn\(\s*['"](?:/bin/)?(?:ba|z)?sh['"].{0,400}(?:\bnet\.connect\(|\bnew\s+net\.Socket\(|\.connect\(\s*\d+\s*,)`)
 	// Code that fetches from the network (netFetchRe, with a URL
 	// literal) and also evaluates code at run time (evalCallRe) runs what
 	// it fetched, whatever the nesting: eval(file_get_contents(URL)),
@@ -170,7 +170,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		code = StripPythonComments(code)
 	}
 	if strings.Contains(code, "getattr(") {
-		code = getattrRe.ReplaceAllString(code, "$1.$2")
+		code = getattrCalls(code)
 	}
 	vars := map[string]string{}
 	if len(argv) > 0 {
@@ -387,6 +387,12 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 					continue
 				}
 				mode := strings.TrimLeft(rest[n:], " \t")
+				if strings.HasPrefix(mode, ",") && osOpenWriteRe.MatchString(head(mode, 120)) {
+					// os.open(p, os.O_WRONLY | os.O_CREAT, 0o600): a file
+					// created or written, not read.
+					add(codeItem{argv: []string{"tee", p}, via: via + " os.open", text: clip(code[m[0]:], 200)})
+					continue
+				}
 				if strings.HasPrefix(mode, ",") {
 					m2, _, _ := readStrExpr(strings.TrimLeft(mode[1:], " \t"), vars)
 					if strings.ContainsAny(m2, "wa") {
@@ -748,6 +754,13 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		// http.NewRequest("GET", "http://169.254.169.254/..."): the cloud
 		// metadata service, asked from code.
 		add(codeItem{argv: []string{"curl", "-s", code[m[2]:m[3]]}, via: via + " metadata", text: clip(code[m[0]:], 200)})
+	}
+	if m := luaLoadPopenRe.FindStringIndex(code); m != nil {
+		// load(io.popen("curl -s URL"):read("*a"))(): what the command
+		// prints is run as Lua.
+		if cmd, _, ok := readStrExpr(code[m[1]:], vars); ok {
+			add(codeItem{shell: cmd + " | lua", via: via + " load(popen)", text: clip(code[m[0]:], 200)})
+		}
 	}
 	if revShellRe.MatchString(code) {
 		add(codeItem{argv: []string{"nc", "-e", "/bin/sh", "remote"}, via: via + " reverse-shell", text: clip(code, 200)})

@@ -71,8 +71,6 @@ var (
 	chrRe     = refilter.MustCompile(`^chr\(\s*([0-9]{1,3}|0x[0-9a-fA-F]{1,2})\s*\)`)
 	// Constants that stand for a newline or separator.
 	sepConsts = []struct{ expr, val string }{{"os.linesep", "\n"}, {"os.EOL", "\n"}, {"os.sep", "/"}, {"path.sep", "/"}, {"os.pathsep", ":"}}
-	// getattr(mod, 'run') is mod.run.
-	getattrRe = refilter.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*['"]([A-Za-z_]\w*)['"]\s*\)`)
 )
 
 // readCharCodes reads text spelled as character codes at the start of s.
@@ -215,6 +213,18 @@ func loopValues(s string, vars map[string]string) ([]string, bool) {
 	if strings.HasPrefix(t, "sorted(") || strings.HasPrefix(t, "list(") || strings.HasPrefix(t, "reversed(") || strings.HasPrefix(t, "set(") {
 		t = t[strings.IndexByte(t, '(')+1:]
 	}
+	if m := pathGlobRe.FindStringSubmatchIndex(head(t, 200)); m != nil {
+		// Path.home().glob(".ssh/id_*"), p.rglob("*.pem"): the pattern
+		// under the path.
+		if base, n, ok := readPathExpr(t[:m[3]], vars); ok && n == m[3] && (looksLikePath(base) || base == "~") {
+			if pat, _, ok := readStrExpr(t[m[1]:], vars); ok {
+				if strings.HasPrefix(t[m[2]+1:], "rglob") {
+					pat = "**/" + pat
+				}
+				return []string{strings.TrimSuffix(base, "/") + "/" + pat}, true
+			}
+		}
+	}
 	if m := loopSrcRe.FindStringIndex(head(t, 32)); m != nil {
 		p, _, ok := readPathExpr(t[m[1]:], vars)
 		if !ok || !looksLikePath(p) && p != "~" {
@@ -334,23 +344,24 @@ func callStrArgs(s string, vars map[string]string) []string {
 }
 
 var (
-	mongoHostRe    = refilter.MustCompile(`['"](mongodb(?:\+srv)?://[^'"\s]+)['"]`)
-	mongoDropRe    = refilter.MustCompile(`\.drop_database\(|\.dropDatabase\(|\.drop_collection\(|\.drop\(\s*\)`)
-	sqlaDropAllRe  = refilter.MustCompile(`\.drop_all\(`)
-	keyringRe      = refilter.MustCompile(`\bkeyring\.get_(?:password|credential)\(\s*`)
-	botoCredsRe    = refilter.MustCompile(`\.get_credentials\(\)`)
-	botoSecretRe   = refilter.MustCompile(`\.(?:secret_key|token|access_key)\b`)
-	s3BucketRe     = refilter.MustCompile(`\.Bucket\(\s*['"]([a-z0-9][a-z0-9.-]+)['"]\s*\)`)
-	s3DeleteRe     = refilter.MustCompile(`(?s)^.{0,400}?(?:\.delete\(\s*\)|\.delete_objects\()`)
-	s3DelBucketRe  = refilter.MustCompile(`\bdelete_bucket\(\s*Bucket\s*=\s*['"]([a-z0-9][a-z0-9.-]+)['"]`)
-	hfDeleteRe     = refilter.MustCompile(`\bdelete_repo\(\s*(?:repo_id\s*=\s*)?`)
-	hfTokenRe      = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
-	netrcRe        = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
-	envSendRe      = refilter.MustCompile(`(?:System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
-	netSendRe      = refilter.MustCompile(`\.POST\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\(\s*\w+\s*,\s*data\s*=|\bRequest\([^)]*data\s*=`)
-	chmodRe        = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
-	sqlTextWrapRe  = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)
-	engineSchemeRe = refilter.MustCompile(`create_engine\(\s*['"](postgres(?:ql)?|mysql|mariadb|sqlite|mssql)`)
+	mongoHostRe      = refilter.MustCompile(`['"](mongodb(?:\+srv)?://[^'"\s]+)['"]`)
+	mongoDropRe      = refilter.MustCompile(`\.drop_database\(|\.dropDatabase\(|\.drop_collection\(|\.drop\(\s*\)`)
+	sqlaDropAllRe    = refilter.MustCompile(`\.drop_all\(`)
+	keyringRe        = refilter.MustCompile(`\bkeyring\.get_(?:password|credential)\(\s*`)
+	botoCredsRe      = refilter.MustCompile(`\.get_credentials\(\)`)
+	awsSecretValueRe = refilter.MustCompile(`\.get_secret_value\(|\.get_parameters?(?:_by_path)?\([^)]*WithDecryption\s*=\s*True`)
+	botoSecretRe     = refilter.MustCompile(`\.(?:secret_key|token|access_key)\b`)
+	s3BucketRe       = refilter.MustCompile(`\.Bucket\(\s*['"]([a-z0-9][a-z0-9.-]+)['"]\s*\)`)
+	s3DeleteRe       = refilter.MustCompile(`(?s)^.{0,400}?(?:\.delete\(\s*\)|\.delete_objects\()`)
+	s3DelBucketRe    = refilter.MustCompile(`\bdelete_bucket\(\s*Bucket\s*=\s*['"]([a-z0-9][a-z0-9.-]+)['"]`)
+	hfDeleteRe       = refilter.MustCompile(`\bdelete_repo\(\s*(?:repo_id\s*=\s*)?`)
+	hfTokenRe        = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
+	netrcRe          = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
+	envSendRe        = refilter.MustCompile(`(?:System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
+	netSendRe        = refilter.MustCompile(`\.POST\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\(\s*\w+\s*,\s*data\s*=|\bRequest\([^)]*data\s*=`)
+	chmodRe          = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
+	sqlTextWrapRe    = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)
+	engineSchemeRe   = refilter.MustCompile(`create_engine\(\s*['"](postgres(?:ql)?|mysql|mariadb|sqlite|mssql)`)
 )
 
 // libraryItems reads what well-known library calls do, as the
@@ -368,6 +379,10 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 	if m := keyringRe.FindStringIndex(code); m != nil && printsValue(code, keyringRe) {
 		svc, _, _ := readStrExpr(code[m[1]:], vars)
 		out = append(out, codeItem{argv: []string{"secret-tool", "lookup", "service", svc}, via: "keyring", text: clip(code[m[0]:], 200)})
+	}
+	if m := awsSecretValueRe.FindStringIndex(code); m != nil && printsValue(code, awsSecretValueRe) {
+		// get_secret_value / get_parameter(WithDecryption=True) printed.
+		out = append(out, codeItem{argv: []string{"aws", "secretsmanager", "get-secret-value"}, via: "boto3", text: clip(code[m[0]:], 200)})
 	}
 	if m := botoCredsRe.FindStringIndex(code); m != nil && printsValue(code, botoSecretRe) {
 		out = append(out, codeItem{argv: []string{"aws", "configure", "export-credentials"}, via: "boto3", text: clip(code[m[0]:], 200)})
@@ -556,13 +571,13 @@ func netRun(arg string, nets map[string]bool) bool {
 
 // pathMethRe: pathlib's methods on a path held in a variable or built in
 // parentheses: rc.open("a"), (d / "x.desktop").write_text(body).
-var pathMethRe = refilter.MustCompile(`(\b[A-Za-z_]\w*|\))\.(open|write_text|write_bytes)\(`)
+var pathMethRe = refilter.MustCompile(`(\b[A-Za-z_]\w*|\))\.(open|write_text|write_bytes|read_text|read_bytes)\(`)
 
 // pathMethods rewrites pathlib's write methods into the open() calls the
 // scanner reads: p.open("a") is open(p, "a"), p.write_text(s) is
 // open(p, "w").write(s).
 func pathMethods(code string, vars map[string]string) string {
-	if !strings.Contains(code, "open(") && !strings.Contains(code, ".write_") {
+	if !strings.Contains(code, "open(") && !strings.Contains(code, ".write_") && !strings.Contains(code, ".read_") {
 		return code
 	}
 	ms := pathMethRe.FindAllStringSubmatchIndex(code, 16)
@@ -595,11 +610,16 @@ func pathMethods(code string, vars map[string]string) string {
 			if p, n, ok := readPathExpr(recv, vars); !ok || strings.TrimSpace(recv[n:]) != "" || !looksLikePath(p) {
 				continue
 			}
-		} else if p, ok := vars[recv]; !ok || !looksLikePath(p) {
+		} else if p, ok := vars[recv]; (!ok || !looksLikePath(p)) && meth != "read_text" && meth != "read_bytes" {
+			// Reads are rewritten for any name: a loop variable over
+			// paths gets its values later, and an unknown one reads
+			// nothing.
 			continue
 		}
 		b.WriteString(code[last:start])
 		switch meth {
+		case "read_text", "read_bytes":
+			b.WriteString("open(" + recv + ").read(")
 		case "open":
 			b.WriteString("open(" + recv)
 			if r := strings.TrimLeft(code[m[1]:], " \t"); !strings.HasPrefix(r, ")") {
@@ -985,3 +1005,41 @@ var codeEvalRe = refilter.MustCompile(`\b(?:eval|exec|execfile|Function|compile|
 func codeArgument(before string) bool {
 	return codeEvalRe.MatchString(before[max(0, len(before)-40):])
 }
+
+// osOpenWriteRe: os.open flags that write or create.
+var osOpenWriteRe = refilter.MustCompile(`^,\s*[^)]*\bO_(?:WRONLY|CREAT|TRUNC|APPEND|RDWR)\b`)
+
+// luaLoadPopenRe: Lua loading a command's output as code.
+var luaLoadPopenRe = refilter.MustCompile(`\bload(?:string)?\s*\(\s*io\.popen\(\s*`)
+
+// getattrCalls rewrites getattr(obj, NAME) into obj.NAME when NAME is a
+// string expression the reader knows ('rm' + 'tree' included).
+func getattrCalls(code string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range getattrHeadRe.FindAllStringSubmatchIndex(code, 16) {
+		name, k, ok := readStrExpr(code[m[1]:], nil)
+		if !ok || identAt(name) != name {
+			continue
+		}
+		r := strings.TrimLeft(code[m[1]+k:], " \t")
+		if !strings.HasPrefix(r, ")") {
+			continue
+		}
+		end := len(code) - len(r) + 1
+		b.WriteString(code[last:m[0]])
+		b.WriteString(code[m[2]:m[3]] + "." + name)
+		last = end
+	}
+	if last == 0 {
+		return code
+	}
+	b.WriteString(code[last:])
+	return b.String()
+}
+
+var getattrHeadRe = refilter.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*`)
+
+// pathGlobRe: a glob method on a path expression; group 1 is the
+// receiver.
+var pathGlobRe = refilter.MustCompile(`^([^\s:]+?)\.r?glob\(\s*`)

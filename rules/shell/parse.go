@@ -738,6 +738,13 @@ func (e env) Get(name string) expand.Variable {
 	switch name {
 	case "HOME":
 		return strVar("~")
+	case "PATH":
+		// ${PATH:0:1} is "/" on every system: an unset PATH reads as a
+		// standard one, not as unknown.
+		if v, ok := st.Vars[name]; ok {
+			return strVar(v)
+		}
+		return strVar("/usr/local/bin:/usr/bin:/bin")
 	case "IFS":
 		if v, ok := st.Vars[name]; ok {
 			return strVar(v)
