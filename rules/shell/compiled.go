@@ -130,7 +130,7 @@ func (w *walker) compiled(cmd *Command, args []string, c ctx) {
 	// x.kts", a wrapper jar replaced with a download, then "./gradlew"):
 	// code from the network, run.
 	downloaded := func(p string) {
-		if _, f := w.st.LookupFile(p); f != nil && f.Downloaded {
+		if _, f := w.st.LookupFile(p); f != nil && f.Downloaded && !f.Verified {
 			cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(f.From), Text: f.From})
 		}
 	}

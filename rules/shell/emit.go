@@ -1065,7 +1065,9 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 		}
 	}
 	if f.Downloaded {
-		cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(f.From), Text: f.From})
+		if !f.Verified {
+			cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(f.From), Text: f.From})
+		}
 		return
 	}
 	lang := f.Lang
@@ -1227,7 +1229,9 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 				cmd.Notes = append(cmd.Notes, "cross-call")
 			}
 			if fl.Downloaded {
-				cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(fl.From), Text: fl.From})
+				if !fl.Verified {
+					cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(fl.From), Text: fl.From})
+				}
 				return
 			}
 			cc := c.with("script:" + key)

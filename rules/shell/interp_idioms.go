@@ -387,6 +387,7 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 	if m := botoCredsRe.FindStringIndex(code); m != nil && printsValue(code, botoSecretRe) {
 		out = append(out, codeItem{argv: []string{"aws", "configure", "export-credentials"}, via: "boto3", text: clip(code[m[0]:], 200)})
 	}
+	out = append(out, boto3Calls(code, vars)...)
 	if m := s3BucketRe.FindStringSubmatchIndex(code); m != nil && s3DeleteRe.MatchString(code[m[1]:]) {
 		// boto3.resource("s3").Bucket(NAME): objects.all().delete() and
 		// delete() empty and remove it, as "aws s3 rb --force" does.
@@ -1043,3 +1044,74 @@ var getattrHeadRe = refilter.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*
 // pathGlobRe: a glob method on a path expression; group 1 is the
 // receiver.
 var pathGlobRe = refilter.MustCompile(`^([^\s:]+?)\.r?glob\(\s*`)
+
+var (
+	// boto3ClientRe: a client or resource bound to a name.
+	boto3ClientRe = refilter.MustCompile(`\b([A-Za-z_]\w*)\s*=\s*boto3\.(?:client|resource)\(\s*['"]([\w-]+)['"]`)
+	// boto3DirectRe: a method called on a client made inline.
+	boto3DirectRe = refilter.MustCompile(`\bboto3\.client\(\s*['"]([\w-]+)['"][^)]*\)\.(\w+)\(`)
+	// boto3VerbRe: the methods that destroy, stop or open things up.
+	boto3VerbRe = refilter.MustCompile(`^(?:delete|terminate|stop|disable|remove|schedule_key_deletion|deregister|purge|reset|revoke|deactivate|leave|close|put_bucket_policy|put_bucket_acl|delete_public_access_block|update_detector)`)
+	kwargRe     = refilter.MustCompile(`\b([A-Z][A-Za-z0-9]*)\s*=\s*`)
+)
+
+// boto3Calls reads boto3 client calls that destroy or disable as the aws
+// CLI command that does the same (client("cloudtrail").stop_logging(
+// Name="x") is "aws cloudtrail stop-logging --name x").
+func boto3Calls(code string, vars map[string]string) []codeItem {
+	if !strings.Contains(code, "boto3") {
+		return nil
+	}
+	emit := func(svc, method, args, text string) codeItem {
+		if svc == "s3" {
+			svc = "s3api"
+		}
+		argv := []string{"aws", svc, strings.ReplaceAll(method, "_", "-")}
+		for _, m := range kwargRe.FindAllStringSubmatchIndex(args, 8) {
+			v, _, ok := readStrExpr(args[m[1]:], vars)
+			if !ok {
+				continue
+			}
+			argv = append(argv, "--"+kebab(args[m[2]:m[3]]), v)
+		}
+		return codeItem{argv: argv, via: "boto3", text: clip(text, 200)}
+	}
+	var out []codeItem
+	for _, m := range boto3DirectRe.FindAllStringSubmatchIndex(code, 8) {
+		if method := code[m[4]:m[5]]; boto3VerbRe.MatchString(method) {
+			out = append(out, emit(code[m[2]:m[3]], method, callArg(code[m[1]:]), code[m[0]:]))
+		}
+	}
+	for _, c := range boto3ClientRe.FindAllStringSubmatch(code, 8) {
+		name, svc := c[1], c[2]
+		re := refilter.MustCompile(`\b` + name + `\.(\w+)\(`)
+		for _, m := range re.FindAllStringSubmatchIndex(code, 8) {
+			if method := code[m[2]:m[3]]; boto3VerbRe.MatchString(method) {
+				out = append(out, emit(svc, method, callArg(code[m[1]:]), code[m[0]:]))
+			}
+		}
+	}
+	return out
+}
+
+// kebab turns CamelCase into kebab-case: DBInstanceIdentifier is
+// db-instance-identifier, as the CLI spells its options.
+func kebab(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		upper := c >= 'A' && c <= 'Z'
+		if upper && i > 0 {
+			prevLower := s[i-1] >= 'a' && s[i-1] <= 'z'
+			nextLower := i+1 < len(s) && s[i+1] >= 'a' && s[i+1] <= 'z'
+			if prevLower || nextLower && s[i-1] >= 'A' && s[i-1] <= 'Z' {
+				b.WriteByte('-')
+			}
+		}
+		if upper {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -83,6 +83,10 @@ type File struct {
 	// Lang is set for a binary built from the session's sources: the
 	// language of the sources Content then holds.
 	Lang string
+	// Verified is set on a download the session then checked against a
+	// checksum or signature (sha256sum -c, gpg --verify, cosign
+	// verify-blob): running it is an install, not a blind pipe-to-shell.
+	Verified bool
 }
 
 // NewState returns an empty session state.

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"strings"
 )
 
@@ -331,9 +332,16 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 			for _, s := range in.sources {
 				if s.Name == "ls" {
 					for _, a := range s.Args {
-						if !strings.HasPrefix(a, "-") {
-							words = append(words, strings.TrimRight(a, "/")+"/"+entry)
+						if strings.HasPrefix(a, "-") {
+							continue
 						}
+						if strings.ContainsAny(path.Base(a), "*?[") && !strings.HasSuffix(a, "/") {
+							// "ls ~/.ssh/id_*" lists the files the glob
+							// names, not entries inside them.
+							words = append(words, a)
+							continue
+						}
+						words = append(words, strings.TrimRight(a, "/")+"/"+entry)
 					}
 					if len(words) == 0 {
 						words = []string{"./" + entry}
