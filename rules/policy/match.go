@@ -1104,6 +1104,9 @@ func grepPatternIxs(args []string, name string) []int {
 func patternSelects(v *cmdView, lines []string) bool {
 	var pats []string
 	ere, fixed, icase, invert := v.c.Name == "egrep" || v.c.Name == "rg", v.c.Name == "fgrep", false, false
+	// -o prints only what matched: a line's secret is printed only when
+	// a match reaches past its "=" (or its value's start).
+	only := false
 	operand := true
 	args := v.c.Args
 	for i := 0; i < len(args); i++ {
@@ -1131,6 +1134,8 @@ func patternSelects(v *cmdView, lines []string) bool {
 				icase = true
 			case "invert-match":
 				invert = true
+			case "only-matching":
+				only = true
 			case "count", "quiet", "silent", "files-with-matches", "files-without-match":
 				return false
 			}
@@ -1146,6 +1151,8 @@ func patternSelects(v *cmdView, lines []string) bool {
 					icase = true
 				case 'v':
 					invert = true
+				case 'o':
+					only = true
 				case 'c', 'q', 'l', 'L':
 					return false
 				}
@@ -1191,8 +1198,21 @@ func patternSelects(v *cmdView, lines []string) bool {
 	for _, l := range lines {
 		hit := false
 		for _, re := range res {
-			if re.MatchString(l) {
-				hit = true
+			if !only || invert {
+				if re.MatchString(l) {
+					hit = true
+					break
+				}
+				continue
+			}
+			eq := strings.IndexAny(l, "=:")
+			for _, loc := range re.FindAllStringIndex(l, -1) {
+				if eq < 0 || loc[1] > eq+1 {
+					hit = true
+					break
+				}
+			}
+			if hit {
 				break
 			}
 		}

@@ -381,6 +381,12 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				}
 			}
 			if p, n, ok := readPathExpr(rest, vars); ok && (looksLikePath(p) || openedName(callee, p)) {
+				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) {
+					// key_filename=expanduser("~/.ssh/id_ed25519"): a
+					// library uses the key; dotenv_values(".env").keys():
+					// the names only.
+					continue
+				}
 				if metaOnly(code[:m[0]], rest[n:]) && !strings.Contains(code[m[0]:m[1]], "open") {
 					// os.path.exists(os.path.expanduser("~/.aws/credentials")):
 					// a path built to test, not to read.
@@ -638,7 +644,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	for _, m := range homePathRe.FindAllStringIndex(code, -1) {
 		if p, n, ok := readPathExpr(code[m[0]:], vars); ok && p != "~" {
-			if metaOnly(code[:m[0]], code[m[0]+n:]) || listingOnly(code, code[m[0]+n:]) {
+			if metaOnly(code[:m[0]], code[m[0]+n:]) || listingOnly(code, code[m[0]+n:]) || usedAsKeyFile(code[:m[0]]) {
 				continue
 			}
 			add(codeItem{argv: []string{"cat", p}, via: via + " path", text: clip(code[m[0]:], 200)})

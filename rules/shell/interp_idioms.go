@@ -1115,3 +1115,21 @@ func kebab(s string) string {
 	}
 	return b.String()
 }
+
+var (
+	// keyFileArgRe: the keyword arguments through which libraries take a
+	// key or certificate file to use, not to show.
+	keyFileArgRe = refilter.MustCompile(`\b(?:key_filename|keyfile|key_file|identity_file|identityfile|certfile|cert_file|private_key_file|ssh_key_path|pkey_path|ca_certs|client_key|ssl_key|tls_key)\s*=\s*(?:str\(\s*)?[\w.]*$`)
+	// namesOnlyRe: a mapping read from a file whose keys alone are used.
+	namesOnlyRe = refilter.MustCompile(`^\s*\)*\s*\.keys\(\s*\)`)
+)
+
+// usedAsKeyFile reports whether a path expression that follows before is
+// a key-file argument of a library call.
+func usedAsKeyFile(before string) bool {
+	return keyFileArgRe.MatchString(before[max(0, len(before)-40):])
+}
+
+// namesOnly reports whether what follows a file-reading call only takes
+// the names (dotenv_values(".env").keys()).
+func namesOnly(after string) bool { return namesOnlyRe.MatchString(head(after, 40)) }
