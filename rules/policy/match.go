@@ -589,6 +589,17 @@ func readPaths(v *cmdView, from string) []string {
 			}
 		}
 	}
+	switch v.c.Name {
+	case "curl", "wget", "http", "https", "xh", "curlie", "git":
+		// Client certificates and keys authenticate the connection;
+		// they are not what is sent (curl --cert c.pem --key k.pem URL).
+		for i, a := range v.c.Args {
+			switch a {
+			case "--cert", "-E", "--key", "--cacert", "--capath", "--certificate", "--private-key", "--ca-certificate", "--proxy-cert", "--proxy-key":
+				skip[i+1] = true
+			}
+		}
+	}
 	if shell.Interpreter(v.c.Name) != "" {
 		// The code of "python3 -c CODE" is not a path it reads.
 		for i, a := range v.c.Args {
