@@ -850,15 +850,24 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 	case name == "docker" || name == "podman" || name == "kubectl":
 		if rest := containerExec(name, args.fields); len(rest) > 0 {
-			if k := len(args.fields) - len(rest) - 1; name != "kubectl" && k >= 0 && len(w.st.Mounts[args.fields[k]]) > 0 {
-				// "docker exec dbg cat /h/.aws/credentials" in a container
-				// the session started with -v $HOME:/h reads the host's file.
-				rest = rewriteMounts(rest, w.st.Mounts[args.fields[k]])
+			label := name + " exec"
+			if k := len(args.fields) - len(rest) - 1; name != "kubectl" && k >= 0 {
+				if len(w.st.Mounts[args.fields[k]]) > 0 {
+					// "docker exec dbg cat /h/.aws/credentials" in a
+					// container the session started with -v $HOME:/h
+					// reads the host's file.
+					rest = rewriteMounts(rest, w.st.Mounts[args.fields[k]])
+				}
+				// The container's name travels with the command
+				// ("docker exec redis-dev"): rules can tell a dev one.
+				if !Unknown(args.fields[k]) {
+					label += " " + args.fields[k]
+				}
 			}
 			nr := newRaw(rest)
 			// "kubectl exec -i POD -- sh < script": the command in the
 			// container reads exec's standard input.
-			w.emit(nr, c.with(name+" exec"), in)
+			w.emit(nr, c.with(label), in)
 		} else if rest := containerRun(name, args.fields, w.st.setMounts); len(rest) > 0 {
 			nr := newRaw(rest)
 			w.emit(nr, c.with(name+" run"), stdinInfo{})
