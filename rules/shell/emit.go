@@ -100,8 +100,17 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 					rest = rest[1:]
 				}
 			}
+			text := a + " " + joinQuoted(rest)
+			if psOnly[strings.ToLower(a)] {
+				// A PowerShell alias (Set-Alias x Remove-Item): its
+				// arguments are Windows words the POSIX expansion mangled
+				// (C:\Users lost its backslashes); take them as written.
+				if t := strings.TrimSpace(r.text); strings.HasPrefix(t, name) {
+					text = a + t[len(name):]
+				}
+			}
 			w.depth++
-			_ = w.script(a+" "+joinQuoted(rest), c.with("alias:"+name))
+			_ = w.script(text, c.with("alias:"+name))
 			w.depth--
 			return "", false, ""
 		}

