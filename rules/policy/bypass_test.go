@@ -187,12 +187,14 @@ func TestConcurrentChecks(t *testing.T) {
 func TestWorkingDirectory(t *testing.T) {
 	e := defaultEngine(t)
 	for ex, want := range map[string]string{
-		`cd / && rm -rf usr`:              "block",
-		`cd ~ ;;; rm -rf Documents`:       "block",
-		`cd /tmp && rm -rf ..`:            "block",
-		`cd build && rm -rf *`:            "allow",
-		`cd /tmp/work && rm -rf .`:        "allow",
-		`cd ~/projects/app && rm -rf src`: "allow",
+		`cd / && rm -rf usr`:                    "block",
+		`cd ~ ;;; rm -rf Documents`:             "block",
+		`cd /tmp && rm -rf ..`:                  "block",
+		`cd build && rm -rf *`:                  "allow",
+		`cd /tmp/work && rm -rf .`:              "allow",
+		`cd ~/projects/app && rm -rf legacy-ui`: "allow",
+		// The project's own source tree, whole, is the work itself.
+		`cd ~/projects/app && rm -rf src`: "block",
 	} {
 		if d, _ := decide(t, e, ex); d.Decision != want {
 			t.Errorf("%q: want %s, got %s\n%s", ex, want, d.Decision, strings.Join(d.Explain(), "\n"))
@@ -203,8 +205,8 @@ func TestWorkingDirectory(t *testing.T) {
 	if d := rep.Evaluate(&home); d.Decision != "block" {
 		t.Errorf("cwd /home/alice, rm -rf Documents: %s", d.Decision)
 	}
-	proj := ledger.Call{SessionID: "s", Tool: "terminal", Cwd: "/home/alice/app", Args: `{"command":"rm -rf src"}`}
+	proj := ledger.Call{SessionID: "s", Tool: "terminal", Cwd: "/home/alice/app", Args: `{"command":"rm -rf legacy-ui"}`}
 	if d := rep.Evaluate(&proj); d.Decision != "allow" {
-		t.Errorf("cwd /home/alice/app, rm -rf src: %s", d.Decision)
+		t.Errorf("cwd /home/alice/app, rm -rf legacy-ui: %s", d.Decision)
 	}
 }

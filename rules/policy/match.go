@@ -294,6 +294,11 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 			return res, false
 		}
 	}
+	if len(m.dirNot) > 0 {
+		if d := workDir(c); d != "" && anyGlob(m.dirNot, d) {
+			return res, false
+		}
+	}
 	if len(m.notVia) > 0 {
 		for _, x := range append(append([]string(nil), c.Via...), c.Wrappers...) {
 			if anyGlob(m.notVia, x) {
@@ -307,7 +312,7 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if len(m.ArgsFrom) > 0 && !sourcesMatch(c.ArgsFrom, m.ArgsFrom) {
 		return res, false
 	}
-	if len(m.StdinFrom) > 0 && !sourcesMatch(c.Stdin, m.StdinFrom) {
+	if len(m.StdinFrom) > 0 && (!sourcesMatch(c.Stdin, m.StdinFrom) || envSpecs(m.StdinFrom) && namesOnly(c.Stdin)) {
 		return res, false
 	}
 	if len(m.StdinNotOnly) > 0 && len(c.Stdin) > 0 {
@@ -963,6 +968,51 @@ var envDumpCode = regexp.MustCompile(`os\.environ\s*(\)|\.items\(\)|\.copy\(\)|$
 // dumpsEnv reports whether source s is an interpreter printing the whole
 // environment, so a filter reading its output filters the environment
 // like "env | grep KEY".
+// workDir is the directory a command acts in when known: "-C DIR" of
+// git and make, else the directory the session changed to.
+func workDir(c *shell.Command) string {
+	if c.Name == "git" || c.Name == "make" {
+		for i, a := range c.Args {
+			if a == "-C" && i+1 < len(c.Args) {
+				if shell.Unknown(c.Args[i+1]) {
+					return ""
+				}
+				return shell.CleanPath(c.Args[i+1])
+			}
+		}
+	}
+	return c.Dir
+}
+
+// namesOnlyStage is a filter that keeps the names of NAME=value lines
+// and drops the values: cut -d= -f1, awk -F= '{print $1}', sed
+// 's/=.*//', grep -o '^[^=]*'.
+var namesOnlyStage = regexp.MustCompile(`^cut( -\S+)* -d ?['"]?=['"]?( -\S+)* -f ?1( |$)|^cut -f ?1 -d ?['"]?=['"]?( |$)|^g?awk -F ?['"]?=['"]? ['"]?\{ ?print \$1;? ?\}['"]?( |$)|^sed( -e)? ['"]?s/=\.\*//?g?['"]?( |$)|^grep( -\S+)* -o ['"]?\^\[(\^=|[A-Za-z0-9_-]+)\][*+]['"]?( |$)`)
+
+// namesOnly reports a pipeline stage before this command that keeps only
+// the names of NAME=value lines: "printenv | cut -d= -f1 | grep -i
+// token" lists which secrets are set, not what they are.
+func namesOnly(srcs []shell.Source) bool {
+	for _, s := range srcs {
+		if s.Kind == "pipe" && namesOnlyStage.MatchString(strings.TrimSpace(s.Name+" "+strings.Join(s.Args, " "))) {
+			return true
+		}
+	}
+	return false
+}
+
+// envSpecs reports stdin_from specs naming environment dumps only.
+func envSpecs(specs []string) bool {
+	for _, sp := range specs {
+		switch sp {
+		case "env", "printenv", "set", "export", "declare":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func dumpsEnv(s shell.Source) bool {
 	if shell.Interpreter(s.Name) == "" {
 		return false

@@ -87,6 +87,11 @@ type Matcher struct {
 	// the same place ("DROP DATABASE app_test" is scratch).
 	StdinNotRe string   `yaml:"stdin_not_regex"`
 	NotVia     []string `yaml:"not_via"`
+	// DirNot: the matcher does not hold when the command acts in a known
+	// directory matching one of these globs: the session's "cd", or a
+	// "-C DIR" (git, make). A scratch clone under /tmp holds no one's
+	// work.
+	DirNot []string `yaml:"dir_not"`
 	// ReadFrom limits reads to "args" or "stdin" ("<" redirects); both
 	// by default.
 	ReadFrom  string   `yaml:"read_from"`
@@ -129,7 +134,7 @@ type Matcher struct {
 	argsRe, argsNotRe, textRe, contentRe, stdinRe, stdinNotRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
 	targets, except, reads, writes, paths                                                                    []*glob
 	programs, subcmd                                                                                         []*glob
-	argsAny, argsNone, via, notVia                                                                           []*glob
+	argsAny, argsNone, via, notVia, dirNot                                                                   []*glob
 }
 
 //go:embed packs/*.yaml
@@ -394,7 +399,7 @@ func (m *Matcher) compile() error {
 		{m.Targets, &m.targets, true}, {m.Except, &m.except, true}, {m.Reads, &m.reads, true},
 		{m.Writes, &m.writes, true}, {m.Paths, &m.paths, true}, {m.Programs, &m.programs, false},
 		{m.Subcommand, &m.subcmd, false}, {m.ArgsAny, &m.argsAny, false}, {m.ArgsNone, &m.argsNone, false},
-		{m.Via, &m.via, false}, {m.NotVia, &m.notVia, false},
+		{m.Via, &m.via, false}, {m.NotVia, &m.notVia, false}, {m.DirNot, &m.dirNot, true},
 	} {
 		for _, s := range g.src {
 			gl, e := compileGlob(s, g.pth)

@@ -286,7 +286,8 @@ func stdinText(in stdinInfo) string {
 // or database they act on.
 var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
 	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI",
-	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "DJANGO_SETTINGS_MODULE"}
+	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "DJANGO_SETTINGS_MODULE",
+	"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN"}
 
 func isSelector(name string) bool {
 	for _, s := range envSelectors {

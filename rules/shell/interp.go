@@ -59,7 +59,7 @@ var (
 	walkRe          = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
 	osWalkRe        = refilter.MustCompile(`\bos\.walk\(\s*`)
 	dbNameRe        = refilter.MustCompile(`\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
-	sqlExecRe       = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw)\(\s*`)
+	sqlExecRe       = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*`)
 	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
 	dbHostRe        = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
 	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*\w+\.write\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
@@ -190,6 +190,15 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				vars[code[m[2]:m[3]]] = vals[0]
 			} else {
 				setListVar(vars, code[m[2]:m[3]], vals)
+			}
+		} else if line, _, _ := strings.Cut(code[m[1]:], "\n"); strings.Contains(line, " else ") {
+			// root = A if COND else B: when A cannot be read, B is what
+			// the name may hold (Path.cwd() when __file__ is unset).
+			_, alt, _ := strings.Cut(line, " else ")
+			if s, _, ok := readStrExpr(alt, vars); ok {
+				vars[code[m[2]:m[3]]] = s
+			} else if p, _, ok := readPathSpecial(alt, vars); ok {
+				vars[code[m[2]:m[3]]] = p
 			}
 		}
 	}
@@ -892,6 +901,61 @@ func looksLikePath(p string) bool {
 // readStrExpr reads a string expression at the start of s: literals
 // joined with "+", "." (Perl/PHP) or juxtaposition, and known variable
 // names. n is how many bytes were consumed.
+// decodeCalls are the decoders readDecodeCall applies to a literal
+// argument, with whether the argument is hex (else base64).
+var decodeCalls = []struct {
+	prefix string
+	hex    bool
+}{
+	{"base64.b64decode(", false}, {"base64.standard_b64decode(", false}, {"base64.urlsafe_b64decode(", false},
+	{"base64.decodebytes(", false}, {"b64decode(", false}, {"bytes.fromhex(", true}, {"bytearray.fromhex(", true},
+	{"binascii.unhexlify(", true}, {"binascii.a2b_hex(", true}, {"unhexlify(", true},
+}
+
+// readDecodeCall reads a decoder applied to a string expression,
+// base64.b64decode('...').decode() or bytes.fromhex('...').decode(), and
+// returns the decoded text when it is printable.
+func readDecodeCall(s string, vars map[string]string) (string, int, bool) {
+	if s == "" || s[0] != 'b' && s[0] != 'u' {
+		return "", 0, false
+	}
+	for _, d := range decodeCalls {
+		if !strings.HasPrefix(s, d.prefix) {
+			continue
+		}
+		lit, k, ok := readStrExpr(s[len(d.prefix):], vars)
+		if !ok {
+			return "", 0, false
+		}
+		n := len(d.prefix) + k
+		rest := strings.TrimLeft(s[n:], " \t")
+		if !strings.HasPrefix(rest, ")") {
+			return "", 0, false
+		}
+		n += len(s[n:]) - len(rest) + 1
+		var dec string
+		if d.hex {
+			b, err := hex.DecodeString(strings.Join(strings.Fields(lit), ""))
+			if err != nil {
+				return "", 0, false
+			}
+			dec = string(b)
+		} else if dec, ok = decodeB64(lit); !ok {
+			return "", 0, false
+		}
+		if !printable(dec) {
+			return "", 0, false
+		}
+		if after := s[n:]; strings.HasPrefix(after, ".decode(") {
+			if j := strings.IndexByte(after, ')'); j >= 0 {
+				n += j + 1
+			}
+		}
+		return dec, n, true
+	}
+	return "", 0, false
+}
+
 func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 	var b strings.Builder
 	n := 0
@@ -946,6 +1010,12 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 				}
 			}
 			b.WriteString(body)
+			got = true
+		} else if dec, k, ok := readDecodeCall(rest, vars); ok {
+			// open(base64.b64decode('fi8uc3No...').decode()): the path
+			// the literal decodes to.
+			b.WriteString(dec)
+			n += k
 			got = true
 		} else if v, k, ok := readValue(rest, vars); ok {
 			b.WriteString(v)
@@ -1345,6 +1415,17 @@ func dbClient(code string) string {
 		return "mysql"
 	case strings.Contains(code, "sqlite3.connect"):
 		return "sqlite3"
+	case strings.Contains(code, "SparkSession") || strings.Contains(code, "pyspark"):
+		// spark.sql("DROP DATABASE ...") on the cluster's metastore.
+		return "spark-sql"
+	case strings.Contains(code, "snowflake.connector") || strings.Contains(code, "snowflake.snowpark"):
+		return "snowsql"
+	case strings.Contains(code, "databricks import sql") || strings.Contains(code, "databricks.sql"):
+		return "databricks"
+	case strings.Contains(code, "duckdb.connect"):
+		return "duckdb"
+	case strings.Contains(code, "clickhouse_driver") || strings.Contains(code, "clickhouse_connect"):
+		return "clickhouse-client"
 	}
 	if m := engineSchemeRe.FindStringSubmatch(code); m != nil {
 		switch m[1] {

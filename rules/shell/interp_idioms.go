@@ -358,7 +358,7 @@ var (
 	hfTokenRe        = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
 	netrcRe          = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
 	envSendRe        = refilter.MustCompile(`(?:System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
-	netSendRe        = refilter.MustCompile(`\.POST\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\(\s*\w+\s*,\s*data\s*=|\bRequest\([^)]*data\s*=`)
+	netSendRe        = refilter.MustCompile(`\.POST\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\([^)]*?\bdata\s*=|\.request\(\s*['"](?:POST|PUT)['"]|\bRequest\([^)]*data\s*=`)
 	chmodRe          = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
 	sqlTextWrapRe    = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)
 	engineSchemeRe   = refilter.MustCompile(`create_engine\(\s*['"](postgres(?:ql)?|mysql|mariadb|sqlite|mssql)`)

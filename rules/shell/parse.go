@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,6 +88,36 @@ type walker struct {
 	// valueFrom collects, while a command's words are expanded, the
 	// substitutions its variables were assigned from (State.VarFrom).
 	valueFrom []string
+}
+
+// emptyPrefixRe is "$X"/* or $X/ as a word: with X empty, the root.
+var emptyPrefixRe = regexp.MustCompile(`(?:^|[\s=])"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?/(?:\*|\.\*)?(?:["'\s;&|)]|$)`)
+
+// maybeEmptyPrefix reports a word that starts with a variable the session
+// assigned from a command's output, followed by "/" and nothing or a
+// glob of everything: when the command printed nothing ("ls -d
+// out/build-* 2>/dev/null | tail -1" with no build), the word is "/" or
+// "/*". mktemp, pwd, dirname and the like always print something.
+func maybeEmptyPrefix(text string, from map[string]string) bool {
+	if len(from) == 0 || !strings.Contains(text, "$") {
+		return false
+	}
+	for _, m := range emptyPrefixRe.FindAllStringSubmatch(text, 4) {
+		src, ok := from[m[1]]
+		if !ok {
+			continue
+		}
+		body := strings.TrimSpace(strings.Trim(strings.TrimSpace(src), `"`))
+		body = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(body, "$("), "`"), ")"))
+		never := false
+		for _, p := range []string{"mktemp", "pwd", "dirname", "realpath", "readlink", "git rev-parse", "cd ", "date", "id ", "whoami", "basename", "echo ", "printf "} {
+			never = never || strings.HasPrefix(body, p)
+		}
+		if !never {
+			return true
+		}
+	}
+	return false
 }
 
 // ctx is what the walker knows about where a statement sits.
@@ -621,6 +652,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	}
 	c.crossCall = c.crossCall || cross
 	raw.text = c.text(s)
+	if maybeEmptyPrefix(raw.text, w.st.VarFrom) {
+		raw.notes = append(raw.notes, "maybe-empty-var")
+	}
 	if psStatement(raw) && w.psStmt(raw.text, c) {
 		return "", true
 	}

@@ -307,6 +307,18 @@ func CleanPath(p string) string {
 		p = "~" + strings.TrimPrefix(p, "$HOME")
 	case strings.HasPrefix(p, "${HOME}"):
 		p = "~" + strings.TrimPrefix(p, "${HOME}")
+	case p[0] == '%':
+		// A cmd.exe directory variable (%TEMP%\x.bat): the POSIX parse
+		// of a word ate the backslash after it ("%TEMP%x.bat"), the
+		// Windows reading kept it; both name the same file.
+		if i := strings.IndexByte(p[1:], '%'); i > 0 {
+			if d, ok := winDirs[strings.ToLower(p[:i+2])]; ok {
+				rest := strings.TrimLeft(strings.ReplaceAll(p[i+2:], `\`, "/"), "/")
+				p = d + "/" + rest
+			} else if strings.EqualFold(p[:i+2], "%userprofile%") {
+				p = "~/" + strings.TrimLeft(strings.ReplaceAll(p[i+2:], `\`, "/"), "/")
+			}
+		}
 	}
 	c := path.Clean(p)
 	return c
