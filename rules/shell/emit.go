@@ -1709,12 +1709,41 @@ func rewriteMounts(argv []string, mounts [][2]string) []string {
 				a = strings.TrimRight(m[0], "/") + "/" + strings.TrimPrefix(a, c+"/")
 			case strings.Contains(a, " "):
 				// A script string (sh -c '...'): rewrite path words in it.
-				a = strings.NewReplacer(" "+c+"/", " "+strings.TrimRight(m[0], "/")+"/", " "+c+" ", " "+m[0]+" ").Replace(a)
+				a = replacePathWord(a, c, m[0])
 			}
 		}
 		out[k] = a
 	}
 	return out
+}
+
+// replacePathWord replaces the path c where it stands as a word or a
+// word's leading directory in a script ("cat /k/id_rsa", ": > /hist",
+// "echo x >>/rc"), not inside a longer name ("/hist2", "/x/hist").
+func replacePathWord(script, c, host string) string {
+	var b strings.Builder
+	for i := 0; i < len(script); {
+		j := strings.Index(script[i:], c)
+		if j < 0 {
+			b.WriteString(script[i:])
+			break
+		}
+		j += i
+		end := j + len(c)
+		before := j == 0 || strings.IndexByte(" \t\n<>=;&|('\"", script[j-1]) >= 0
+		after := end == len(script) || strings.IndexByte(" \t\n/;&|)'\"", script[end]) >= 0
+		b.WriteString(script[i:j])
+		switch {
+		case before && after && end < len(script) && script[end] == '/':
+			b.WriteString(strings.TrimRight(host, "/"))
+		case before && after:
+			b.WriteString(host)
+		default:
+			b.WriteString(c)
+		}
+		i = end
+	}
+	return b.String()
 }
 
 func skipOpts(f []string, withArg ...string) []string {

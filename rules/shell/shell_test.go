@@ -152,3 +152,20 @@ func TestBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestReplacePathWord checks that a container path is mapped back to the
+// host path only where it stands as a path word in a script.
+func TestReplacePathWord(t *testing.T) {
+	for _, c := range []struct{ script, c, host, want string }{
+		{`echo x >> /rc`, "/rc", "~/.bashrc", `echo x >> ~/.bashrc`},
+		{`: > /hist`, "/hist", "~/.bash_history", `: > ~/.bash_history`},
+		{`cat /k/id_rsa`, "/k", "~/.ssh", `cat ~/.ssh/id_rsa`},
+		{`chroot /host rm -rf /var/x`, "/host", "/", `chroot / rm -rf /var/x`},
+		{`ls /host/etc`, "/host", "/", `ls /etc`},
+		{`cat /hist2 /x/hist`, "/hist", "~/.h", `cat /hist2 /x/hist`},
+	} {
+		if got := replacePathWord(c.script, c.c, c.host); got != c.want {
+			t.Errorf("%q with %s=%s: got %q, want %q", c.script, c.c, c.host, got, c.want)
+		}
+	}
+}
