@@ -1394,7 +1394,7 @@ func envDump(name string, args []string) bool {
 // standing for what find would pass.
 func (w *walker) findExec(cmd *Command, c ctx) {
 	var roots []string
-	namePat := ""
+	namePat, pathPat := "", ""
 	i := 0
 	for ; i < len(cmd.Args); i++ {
 		a := cmd.Args[i]
@@ -1416,6 +1416,9 @@ func (w *walker) findExec(cmd *Command, c ctx) {
 				namePat = cmd.Args[j+1]
 			}
 		}
+		if p, ok := findPathTail(cmd.Args, j); ok && pathPat == "" {
+			pathPat = p
+		}
 		if a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" {
 			k := j + 1
 			for k < len(cmd.Args) && cmd.Args[k] != ";" && cmd.Args[k] != "+" {
@@ -1427,7 +1430,11 @@ func (w *walker) findExec(cmd *Command, c ctx) {
 				continue
 			}
 			for _, root := range roots[:min(len(roots), 4)] {
-				item := findItem(root, namePat, cmd.Args)
+				pat := namePat
+				if pat == "" {
+					pat = pathPat // a -path tail, when no -name selects
+				}
+				item := findItem(root, pat, cmd.Args)
 				argv := make([]string, len(sub))
 				for x, s := range sub {
 					argv[x] = strings.ReplaceAll(s, "{}", item)

@@ -157,6 +157,13 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 				i++
 				continue
 			}
+			if p, ok := findPathTail(args, i); ok {
+				if name == "*" {
+					name = p
+				}
+				i++
+				continue
+			}
 			if len(roots) == i && !strings.HasPrefix(a, "-") && a != "(" && a != "!" {
 				roots = append(roots, a)
 			}
@@ -584,6 +591,27 @@ func urlBase(u string) string {
 		return path.Base(p.Path)
 	}
 	return "index.html"
+}
+
+// findPathTail reads a -path (-ipath, -wholename) test at args[i] whose
+// pattern starts with "*" ("*serviceaccount/token", "*/.ssh/id_*"): what
+// it selects is that tail anywhere below the root. A negated test selects
+// nothing.
+func findPathTail(args []string, i int) (string, bool) {
+	switch args[i] {
+	case "-path", "-ipath", "-wholename", "-iwholename":
+	default:
+		return "", false
+	}
+	if i+1 >= len(args) || i > 0 && (args[i-1] == "!" || args[i-1] == "-not") {
+		return "", false
+	}
+	p := args[i+1]
+	if !strings.HasPrefix(p, "*") {
+		return "", false
+	}
+	p = strings.TrimLeft(p, "*/")
+	return p, p != "" && p != "*"
 }
 
 // findItem is the shape of what find prints or passes to -exec: ROOT/NAME
