@@ -947,6 +947,11 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 				return true
 			}
 			sv := newView(&shell.Command{Name: s.Name, Args: s.Args})
+			// "docker:ls!filter,f": ls without any of --filter / -f.
+			flags, not, _ := strings.Cut(flags, "!")
+			if not != "" && anyFlag(sv, s.Args, strings.Split(not, ",")) {
+				continue
+			}
 			for _, f := range strings.Split(flags, ",") {
 				// "@base64d": a filter-language decoder somewhere in the
 				// program (jq -r '.x | @base64d').
@@ -968,6 +973,17 @@ var envDumpCode = regexp.MustCompile(`os\.environ\s*(\)|\.items\(\)|\.copy\(\)|$
 // dumpsEnv reports whether source s is an interpreter printing the whole
 // environment, so a filter reading its output filters the environment
 // like "env | grep KEY".
+// anyFlag reports whether a source's command carries one of the flags
+// (or words) named.
+func anyFlag(sv *cmdView, args, names []string) bool {
+	for _, f := range names {
+		if sv.flags[f] || contains(args, f) {
+			return true
+		}
+	}
+	return false
+}
+
 // workDir is the directory a command acts in when known: "-C DIR" of
 // git and make, else the directory the session changed to.
 func workDir(c *shell.Command) string {

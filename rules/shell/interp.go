@@ -390,7 +390,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				}
 			}
 			if p, n, ok := readPathExpr(rest, vars); ok && (looksLikePath(p) || openedName(callee, p)) {
-				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) {
+				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) || namesOnlyVar(code, m[0], m[1]+n) {
 					// key_filename=expanduser("~/.ssh/id_ed25519"): a
 					// library uses the key; dotenv_values(".env").keys():
 					// the names only.

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -1133,3 +1135,45 @@ func usedAsKeyFile(before string) bool {
 // namesOnly reports whether what follows a file-reading call only takes
 // the names (dotenv_values(".env").keys()).
 func namesOnly(after string) bool { return namesOnlyRe.MatchString(head(after, 40)) }
+
+var (
+	assignedToRe = regexp.MustCompile(`(?:^|\n)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*$`)
+	// keyUseRe is a use of a mapping that yields its keys, a count or a
+	// membership test: sorted(cfg), cfg.keys(), len(cfg), k in cfg.
+	keyUseRe = `(?:sorted|list|set|len|tuple)\(\s*%[1]s\s*\)|\b%[1]s\.keys\(\)|\bin\s+%[1]s(?:[^.\w]|$)`
+)
+
+// namesOnlyVar reports a mapping read by the call code[start:end] and
+// assigned to a name ("cfg = dotenv_values('.env')") whose every later use
+// takes only its keys, a count, or a truth value of each entry
+// ({k: bool(v) for k, v in cfg.items()}): nothing of a value is shown.
+func namesOnlyVar(code string, start, end int) bool {
+	m := assignedToRe.FindStringSubmatch(code[max(0, start-80):start])
+	if m == nil || end > len(code) {
+		return false
+	}
+	name := m[1]
+	rest := code[end:]
+	uses := regexp.MustCompile(`\b`+name+`\b`).FindAllStringIndex(rest, 32)
+	if len(uses) == 0 {
+		return false
+	}
+	keyUse := regexp.MustCompile(fmt.Sprintf(keyUseRe, name))
+	itemsRe := regexp.MustCompile(`for\s+(\w+)\s*,\s*(\w+)\s+in\s+` + name + `\.items\(\)`)
+	safe := len(keyUse.FindAllStringIndex(rest, 32))
+	for _, it := range itemsRe.FindAllStringSubmatchIndex(rest, 8) {
+		// The values only as truth or length: bool(v), len(v), v is None.
+		line := rest[max(0, strings.LastIndexByte(rest[:it[0]], '\n')+1):]
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		v := rest[it[4]:it[5]]
+		all := regexp.MustCompile(`\b`+v+`\b`).FindAllStringIndex(line, -1)
+		ok := regexp.MustCompile(`(?:bool|len)\(\s*`+v+`\s*\)|\b`+v+`\s+is\s+(?:not\s+)?None|\bnot\s+`+v+`\b`).FindAllStringIndex(line, -1)
+		if len(all)-1 != len(ok) { // the loop variable itself is one
+			return false
+		}
+		safe++
+	}
+	return safe == len(uses)
+}

@@ -662,15 +662,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		if len(argv) > 0 && argv[0] == "rm" && !hasOperand(argv[1:]) {
 			// "Get-ChildItem -Path $HOME | Remove-Item -Recurse": what is
 			// removed is what the listing names.
-			if p := psListedPath(in); p != "" {
-				argv = append(argv, p)
-			}
+			argv = append(argv, psListedPath(in)...)
 		}
 		if len(argv) == 1 && argv[0] == "cat" {
 			// "Get-ChildItem ...\*\logins.json | Get-Content": what is
 			// read is what the listing names, the files themselves.
-			if p := strings.TrimSuffix(psListedPath(in), "/*"); p != "" {
-				argv = append(argv, p)
+			for _, p := range psListedPath(in) {
+				argv = append(argv, strings.TrimSuffix(p, "/*"))
 			}
 		}
 		// PowerShell / cmd.exe, read from the source text.

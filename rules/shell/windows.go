@@ -147,7 +147,24 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			return []string{"rsync", "-a", "--delete", paths[0] + "/", paths[1] + "/"}, true
 		}
 	case "get-childitem", "gci":
-		// A listing: what a Remove-Item it is piped into removes.
+		// A listing: what a Remove-Item it is piped into removes. With
+		// -Include or -Filter, only the names it selects, at any depth
+		// when -Recurse.
+		if inc := psIncludes(words); len(inc) > 0 {
+			root := "."
+			if len(paths) > 0 {
+				root = paths[0]
+			}
+			sep := "/"
+			if recursive {
+				sep = "/**/"
+			}
+			argv := []string{"ls"}
+			for _, n := range inc {
+				argv = append(argv, root+sep+n)
+			}
+			return argv, true
+		}
 		return append([]string{"ls"}, paths...), true
 	case "invoke-webrequest", "iwr":
 		// iwr URL -OutFile F: a download, as "curl -o F URL".
@@ -266,25 +283,47 @@ func hasOperand(args []string) bool {
 }
 
 // psListedPath is what a PowerShell listing piped into this command
-// names: "Get-ChildItem -Path X" lists X's entries ("X/*").
-func psListedPath(in stdinInfo) string {
+// names: "Get-ChildItem -Path X" lists X's entries ("X/*"); a listing
+// narrowed by -Include or -Filter was mapped to the names it selects
+// ("X/**/bin"), which are what it lists.
+func psListedPath(in stdinInfo) []string {
 	for _, s := range in.sources {
 		switch strings.ToLower(s.Name) {
 		case "get-childitem", "gci", "ls", "dir":
 		default:
 			continue
 		}
+		var out []string
 		for i, a := range s.Args {
 			la := strings.ToLower(a)
-			if (la == "-path" || la == "-literalpath") && i+1 < len(s.Args) {
-				return winPath(s.Args[i+1]) + "/*"
+			switch {
+			case (la == "-path" || la == "-literalpath") && i+1 < len(s.Args):
+				return []string{winPath(s.Args[i+1]) + "/*"}
+			case strings.HasPrefix(a, "-"):
+			case strings.Contains(a, "/**/") || strings.HasPrefix(a, "**/"):
+				out = append(out, a)
+			default:
+				return []string{winPath(a) + "/*"}
 			}
-			if !strings.HasPrefix(a, "-") {
-				return winPath(a) + "/*"
+		}
+		return out
+	}
+	return nil
+}
+
+// psIncludes are the names a listing's -Include or -Filter select.
+func psIncludes(words []string) []string {
+	var out []string
+	for i, w := range words {
+		if lw := strings.ToLower(w); (lw == "-include" || lw == "-filter") && i+1 < len(words) {
+			for _, n := range strings.Split(words[i+1], ",") {
+				if n = strings.Trim(strings.TrimSpace(n), `"'`); n != "" {
+					out = append(out, n)
+				}
 			}
 		}
 	}
-	return ""
+	return out
 }
 
 // psOutFile is the -OutFile value of a PowerShell download.
