@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -105,6 +106,7 @@ type fileEvent struct {
 // evaluate decides one call; obj, when not nil, is args already decoded
 // by the caller (ledger.DecodeArgs).
 func (e *Engine) evaluate(st *shell.State, tool, args string, obj *decoded) Decision {
+	tool = mcpName(tool)
 	cmds, files, perr := extract(st, tool, args, obj)
 	d := Decision{Decision: "allow"}
 	if perr != nil {
@@ -361,6 +363,13 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 	}
 	if c, ok := str(shellKeys...); ok && (isShellTool(tool) || strings.HasPrefix(tool, "mcp__") || tool == "") {
 		cmds, _, perr = parseShell(c, st)
+	} else if q, ok := str("sql", "query", "statement"); ok && strings.HasPrefix(tool, "mcp__") && sqlStatementRe.MatchString(q) {
+		// A database MCP server's query tool: the statement, as that
+		// database's client would run it.
+		cmds = shell.ParseArgv([]string{mcpSQLClient(tool), "-c", q}, st)
+		for i := range cmds {
+			cmds[i].Via = append([]string{tool}, cmds[i].Via...)
+		}
 	} else if c, ok := m["command"].([]any); ok && len(c) > 0 {
 		// An argv array (some MCP shells).
 		var argv []string
@@ -451,6 +460,35 @@ func isShellTool(tool string) bool {
 		return true
 	}
 	return false
+}
+
+// mcpName spells an MCP tool the way the packs' "mcp__*" globs expect:
+// some clients name them mcp_SERVER_TOOL with one underscore.
+func mcpName(tool string) string {
+	if strings.HasPrefix(tool, "mcp_") && !strings.HasPrefix(tool, "mcp__") {
+		return "mcp__" + tool[len("mcp_"):]
+	}
+	return tool
+}
+
+// sqlStatementRe is text that starts like a SQL statement.
+var sqlStatementRe = regexp.MustCompile(`(?is)^\s*(select|with|insert|update|delete|drop|truncate|alter|create|grant|revoke|copy|vacuum|explain|show|set|begin|call)\b`)
+
+// mcpSQLClient is the client a database MCP server's statements are
+// read as, by the server's name.
+func mcpSQLClient(tool string) string {
+	t := strings.ToLower(tool)
+	switch {
+	case strings.Contains(t, "mysql") || strings.Contains(t, "mariadb"):
+		return "mysql"
+	case strings.Contains(t, "sqlite"):
+		return "sqlite3"
+	case strings.Contains(t, "clickhouse"):
+		return "clickhouse-client"
+	case strings.Contains(t, "snowflake"):
+		return "snowsql"
+	}
+	return "psql"
 }
 
 // fileAccess says whether a tool reads or writes the path it is given.

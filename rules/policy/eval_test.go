@@ -95,10 +95,16 @@ func scoreEval(e *Engine, name string, cases []evalCase) evalScore {
 	s := evalScore{perCat: map[string][2]int{}}
 	for _, c := range cases {
 		blocked := false
+		var by []string // the rules that blocked, for the report
 		rep := e.NewReplay()
 		for _, call := range SplitCalls(c.example) {
-			if rep.Evaluate(&call).Decision == "block" {
+			if d := rep.Evaluate(&call); d.Decision == "block" {
 				blocked = true
+				for _, h := range d.Hits {
+					if h.Action == ActionBlock {
+						by = append(by, h.RuleID)
+					}
+				}
 			}
 		}
 		if c.block {
@@ -116,7 +122,7 @@ func scoreEval(e *Engine, name string, cases []evalCase) evalScore {
 			s.neg++
 			if blocked {
 				s.fp++
-				s.fps = append(s.fps, fmt.Sprintf("%s:%d: %q", name, c.line, c.example))
+				s.fps = append(s.fps, fmt.Sprintf("%s:%d (%s): %q", name, c.line, strings.Join(by, ","), c.example))
 			}
 		}
 	}

@@ -846,6 +846,9 @@ func writePaths(v *cmdView) []string {
 	case "tee":
 		out = append(out, v.pos...)
 	case "cp", "mv", "install", "ln", "rsync", "scp":
+		if v.c.Name == "install" && (v.flags["d"] || v.flags["directory"]) {
+			break // install -d creates empty directories
+		}
 		if len(v.pos) >= 2 {
 			dst := v.pos[len(v.pos)-1]
 			out = append(out, dst)

@@ -393,6 +393,11 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	if c.crossCall || w.crossCall {
 		cmd.Notes = append(cmd.Notes, "cross-call")
 	}
+	if host := w.tunnelOf(cmd.Args); host != "" {
+		// localhost on a forwarded port is the far host.
+		cmd.Notes = append(cmd.Notes, "tunneled")
+		cmd.Env = append(cmd.Env, "TUNNEL_HOST="+host)
+	}
 	if c.background {
 		cmd.Notes = append(cmd.Notes, "background")
 	}
@@ -512,6 +517,27 @@ func Interpreter(name string) string {
 func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	name := cmd.Name
 	w.compiled(cmd, args.fields, c)
+	if (name == "kubectl" || name == "oc") && contains(args.fields, "port-forward") {
+		// kubectl port-forward svc/pg-prod 6543:5432: localhost:6543 is
+		// that service from now on.
+		target := ""
+		for i, a := range args.fields {
+			switch {
+			case a == "port-forward" || strings.HasPrefix(a, "-"):
+				continue
+			case i > 0 && (args.fields[i-1] == "-n" || args.fields[i-1] == "--namespace" || args.fields[i-1] == "--context"):
+				continue
+			case target == "":
+				target = a
+			default:
+				if lp, _, ok := strings.Cut(a, ":"); ok {
+					w.st.setTunnel(lp, target)
+				} else if strings.Trim(a, "0123456789") == "" {
+					w.st.setTunnel(a, target)
+				}
+			}
+		}
+	}
 	switch {
 	case shells[name]:
 		w.runShell(cmd, args, c, in)
@@ -780,6 +806,24 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		}
 	case name == "ssh":
+		for i, a := range args.fields {
+			// -L [bind:]PORT:HOST:HOSTPORT, alone or in a flag cluster
+			// (-fNL), or attached (-L6543:...).
+			if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") || !strings.Contains(a, "L") {
+				continue
+			}
+			spec := ""
+			if k := strings.IndexByte(a, 'L'); k == len(a)-1 && i+1 < len(args.fields) {
+				spec = args.fields[i+1]
+			} else if k >= 0 && k < len(a)-1 {
+				spec = a[k+1:]
+			}
+			if p := strings.Split(spec, ":"); len(p) == 3 {
+				w.st.setTunnel(p[0], p[1])
+			} else if len(p) == 4 {
+				w.st.setTunnel(p[1], p[2])
+			}
+		}
 		if rest := sshRemote(args.fields); rest != "" {
 			// The remote command reads ssh's standard input: "ssh host
 			// 'bash -s' < script.sh" runs the script there.
@@ -1722,6 +1766,37 @@ func rewriteMounts(argv []string, mounts [][2]string) []string {
 		out[k] = a
 	}
 	return out
+}
+
+// tunnelOf is the host a command reaches through a port the session
+// forwarded: "-p 6543", "--port=6543" or "localhost:6543" in its
+// arguments, when 6543 was forwarded.
+func (w *walker) tunnelOf(args []string) string {
+	if len(w.st.Tunnels) == 0 {
+		return ""
+	}
+	for i, a := range args {
+		port := ""
+		switch {
+		case (a == "-p" || a == "-P" || a == "--port") && i+1 < len(args):
+			port = args[i+1]
+		case strings.HasPrefix(a, "--port="):
+			port = a[len("--port="):]
+		default:
+			for _, h := range []string{"localhost:", "127.0.0.1:"} {
+				if k := strings.Index(a, h); k >= 0 {
+					port = a[k+len(h):]
+					if e := strings.IndexAny(port, "/?@ "); e >= 0 {
+						port = port[:e]
+					}
+				}
+			}
+		}
+		if h, ok := w.st.Tunnels[port]; ok {
+			return h
+		}
+	}
+	return ""
 }
 
 // replacePathWord replaces the path c where it stands as a word or a

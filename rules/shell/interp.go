@@ -61,6 +61,7 @@ var (
 	dbNameRe        = refilter.MustCompile(`\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
 	sqlExecRe       = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*`)
 	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
+	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
 	dbHostRe        = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
 	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*\w+\.write\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
 	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system)\s+`)
@@ -542,6 +543,10 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		host := ""
 		if hm := dbHostRe.FindStringSubmatch(code); hm != nil {
 			host = hm[1] + hm[2]
+		} else if em := dbEnvURLRe.FindStringSubmatch(code); em != nil {
+			// create_engine(os.environ["PROD_DATABASE_URL"]): the server
+			// is whatever that variable names, shown by its name.
+			host = "$" + em[1]
 		}
 		argv := []string{client}
 		if host != "" {
@@ -1426,6 +1431,13 @@ func dbClient(code string) string {
 		return "duckdb"
 	case strings.Contains(code, "clickhouse_driver") || strings.Contains(code, "clickhouse_connect"):
 		return "clickhouse-client"
+	}
+	if strings.Contains(code, "create_engine(") && !engineSchemeRe.MatchString(code) {
+		// An engine whose URL comes from elsewhere (the environment,
+		// settings): SQL all the same.
+		if dbEnvURLRe.MatchString(code) {
+			return "psql"
+		}
 	}
 	if m := engineSchemeRe.FindStringSubmatch(code); m != nil {
 		switch m[1] {

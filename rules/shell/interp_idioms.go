@@ -360,6 +360,8 @@ var (
 	hfTokenRe        = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
 	netrcRe          = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
 	envSendRe        = refilter.MustCompile(`(?:System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
+	redisFlushRe     = refilter.MustCompile(`\.(flushall|flushdb)\(`)
+	redisHostRe      = refilter.MustCompile(`(?:Redis|StrictRedis)\([^)]*?host\s*=\s*['"]([^'"]+)['"]|from_url\(\s*['"]rediss?://(?:[^@/'"]*@)?([^:/'"]+)`)
 	netSendRe        = refilter.MustCompile(`\.POST\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\([^)]*?\bdata\s*=|\.request\(\s*['"](?:POST|PUT)['"]|\bRequest\([^)]*data\s*=`)
 	chmodRe          = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
 	sqlTextWrapRe    = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)
@@ -408,6 +410,15 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 	}
 	if m := netrcRe.FindStringIndex(code); m != nil {
 		out = append(out, codeItem{argv: []string{"cat", "~/.netrc"}, via: "netrc", text: clip(code[m[0]:], 200)})
+	}
+	if m := redisFlushRe.FindStringSubmatchIndex(code); m != nil && strings.Contains(code, "redis") {
+		// redis.Redis(host="cache-prod").flushall(): the client's
+		// FLUSHALL against that server (localhost when none is named).
+		host := "localhost"
+		if hm := redisHostRe.FindStringSubmatch(code); hm != nil {
+			host = hm[1] + hm[2]
+		}
+		out = append(out, codeItem{argv: []string{"redis-cli", "-h", host, strings.ToUpper(code[m[2]:m[3]])}, via: "redis-py", text: clip(code[m[0]:], 200)})
 	}
 	if m := envSendRe.FindStringIndex(code); m != nil && netSendRe.MatchString(code) {
 		u := "http://unknown.invalid/"

@@ -59,6 +59,10 @@ type State struct {
 	// session started by name ("docker run --name dbg -v $HOME:/h"), as
 	// {host, container} pairs, for a later "docker exec dbg ...".
 	Mounts map[string][][2]string
+	// Tunnels are local ports the session forwarded to another host
+	// ("ssh -L 6543:db-prod:5432 bastion", "kubectl port-forward
+	// svc/pg-prod 6543:5432"): localhost on that port is that host.
+	Tunnels map[string]string
 	// NetFds are file descriptors the session opened on a network
 	// pseudo-device ("exec 3<>/dev/tcp/HOST/80"), by number.
 	NetFds map[string]string
@@ -138,7 +142,17 @@ func (s *State) Clone() *State {
 	c.VarFrom = maps.Clone(s.VarFrom)
 	c.Links = maps.Clone(s.Links)
 	c.Mounts = maps.Clone(s.Mounts) // values are never modified in place
+	c.Tunnels = maps.Clone(s.Tunnels)
 	return c
+}
+
+func (s *State) setTunnel(port, host string) {
+	if s.Tunnels == nil {
+		s.Tunnels = map[string]string{}
+	}
+	if len(s.Tunnels) < 64 && port != "" && host != "" {
+		s.Tunnels[port] = host
+	}
 }
 
 func (s *State) setMounts(name string, mounts [][2]string) {

@@ -66,7 +66,10 @@ var wrappers = map[string]wrapper{
 	"systemd-run":   {argOpts: "uHMpE", longArgs: []string{"--unit", "--property", "--description", "--slice", "--uid", "--gid", "--working-directory", "--setenv", "--on-calendar", "--on-active", "--machine", "--host"}},
 	"flatpak-spawn": {longArgs: []string{"--env", "--directory"}},
 	"catchsegv":     {},
-	"xvfb-run":      {argOpts: "nslfep", longArgs: []string{"--server-num", "--server-args", "--error-file", "--auth-file"}},
+	// daemontools/runit: envdir DIR CMD, chpst -e DIR -u USER CMD.
+	"envdir":   {operands: 1},
+	"chpst":    {argOpts: "ugUeln"},
+	"xvfb-run": {argOpts: "nslfep", longArgs: []string{"--server-num", "--server-args", "--error-file", "--auth-file"}},
 	// Environment loaders and project runners: what they run is the
 	// command after their options.
 	"dotenv": {argOpts: "ecv", longArgs: []string{"--env-file"}},
