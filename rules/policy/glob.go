@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/ledger-audit/ledger-audit/rules/shell"
 	"path"
 	"regexp"
 	"strings"
@@ -141,7 +142,7 @@ func anyGlob(gs []*glob, s string) bool {
 	return false
 }
 
-var homeRe = refilter.MustCompile(`^(?:/home/[^/]+|/Users/[^/]+|/mnt/[a-z]/Users/[^/]+|/root|~[A-Za-z0-9_.-]*)(?:/|$)`)
+var homeRe = refilter.MustCompile(`^(?:/home/[^/]+|/Users/[^/]+|/mnt/[a-z]/Users/[^/]+|/[a-z]/Users/[^/]+|/root|~[A-Za-z0-9_.-]*)(?:/|$)`)
 
 // normPath puts a path argument in the form pack globs are written for:
 // cleaned, every home directory written "~", no trailing slash. Relative
@@ -152,6 +153,11 @@ func normPath(p string) string {
 		return ""
 	}
 	p = strings.TrimPrefix(p, "file://")
+	if len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') {
+		// A Windows path from a file tool (C:\src\app\.git\hooks\x):
+		// the same shape the shell reading gives.
+		p = shell.CleanPath(p)
+	}
 	if strings.HasPrefix(p, "$HOME") {
 		p = "~" + p[len("$HOME"):]
 	} else if strings.HasPrefix(p, "${HOME}") {

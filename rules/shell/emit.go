@@ -81,6 +81,10 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 			// shred, dd.
 			base = base[1:]
 		}
+		if lb := strings.ToLower(base); strings.HasSuffix(lb, ".exe") && exeTools[strings.TrimSuffix(lb, ".exe")] {
+			// ncat.exe, curl.exe, ssh.exe on Windows: the same tools.
+			base = strings.TrimSuffix(lb, ".exe")
+		}
 	}
 	args := r.drop(1)
 
@@ -130,6 +134,11 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 			fc := c.with("function:" + name)
 			fc.funcs = append(append([]string(nil), c.funcs...), name)
 			fc.pos = append([]string{name}, args.fields...)
+			if words := winSplit(r.text); len(words) > 1 && psParamRe.MatchString(body) {
+				// A PowerShell function: its arguments as written (the
+				// POSIX expansion ate C:\Users' backslashes).
+				w.psBindParams(body, words[1:])
+			}
 			w.depth++
 			_ = w.script(body, fc)
 			w.depth--
@@ -517,6 +526,18 @@ func Interpreter(name string) string {
 func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	name := cmd.Name
 	w.compiled(cmd, args.fields, c)
+	if strings.EqualFold(strings.TrimSuffix(strings.ToLower(name), ".exe"), "diskpart") {
+		// diskpart /s SCRIPT: a script the session wrote that cleans or
+		// formats a disk wipes it.
+		words := winSplit(cmd.Text)
+		for i, a := range words {
+			if strings.EqualFold(a, "/s") && i+1 < len(words) {
+				if f := w.st.Files[CleanPath(winPath(words[i+1]))]; f != nil && diskpartWipeRe.MatchString(f.Content) {
+					w.emit(newRaw([]string{"wipefs", "-a", "/dev/windows-volume"}), c.with("diskpart /s"), stdinInfo{})
+				}
+			}
+		}
+	}
 	if (name == "kubectl" || name == "oc") && contains(args.fields, "port-forward") {
 		// kubectl port-forward svc/pg-prod 6543:5432: localhost:6543 is
 		// that service from now on.
@@ -541,7 +562,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	switch {
 	case shells[name]:
 		w.runShell(cmd, args, c, in)
-	case name == "iex" || name == "Invoke-Expression":
+	case strings.EqualFold(name, "iex") || strings.EqualFold(name, "Invoke-Expression"):
 		cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
 		cmd.CodeFrom = append(cmd.CodeFrom, allSrcs(args)...)
 	case name == "eval":
@@ -1797,6 +1818,16 @@ func (w *walker) tunnelOf(args []string) string {
 		}
 	}
 	return ""
+}
+
+// diskpartWipeRe finds the diskpart commands that erase a disk or volume.
+var diskpartWipeRe = regexp.MustCompile(`(?im)^\s*(clean( all)?|format\b|delete (partition|volume|disk))`)
+
+// exeTools are POSIX-named tools that Windows installs as NAME.exe.
+var exeTools = map[string]bool{
+	"curl": true, "wget": true, "ncat": true, "nc": true, "ssh": true, "scp": true, "git": true, "tar": true,
+	"python": true, "python3": true, "node": true, "perl": true, "ruby": true, "bash": true, "sh": true,
+	"openssl": true, "socat": true, "rsync": true, "sftp": true, "plink": true,
 }
 
 // replacePathWord replaces the path c where it stands as a word or a

@@ -57,8 +57,10 @@ type psParser struct {
 	w   *walker
 	src string
 	i   int
-	// reads are the files .NET calls read ([IO.File]::ReadAllText(P)).
-	reads []string
+	// reads are the files .NET calls read ([IO.File]::ReadAllText(P));
+	// deletes the deletions they make ([IO.Directory]::Delete(P, $true)).
+	reads   []string
+	deletes [][]string
 }
 
 func (p *psParser) blank() {
@@ -391,6 +393,8 @@ var psHomeVars = map[string]string{
 	"env:appdata": "~/AppData/Roaming", "env:localappdata": "~/AppData/Local",
 	"env:temp": "/tmp", "env:tmp": "/tmp", "env:systemroot": "/Windows", "env:windir": "/Windows",
 	"env:programdata": "/ProgramData", "env:public": "/Users/Public",
+	// Not a directory: the account name, in C:\Users\$env:USERNAME.
+	"env:username": "user",
 }
 
 // variable reads $name, ${name} or $env:NAME.
@@ -415,8 +419,22 @@ func (p *psParser) variable() (psVal, bool) {
 	}
 	p.i = j
 	v, ok := p.w.psVar(name)
+	if ok {
+		// $r[($r.Length-1)..0]: the characters in reverse.
+		if m := psRevIndexRe.FindStringIndex(p.src[p.i:]); m != nil {
+			p.i += m[1]
+			r := []rune(v.str())
+			out := psVal{isArr: true}
+			for k := len(r) - 1; k >= 0; k-- {
+				out.arr = append(out.arr, string(r[k]))
+			}
+			return out, true
+		}
+	}
 	return v, ok
 }
+
+var psRevIndexRe = regexp.MustCompile(`^\[\s*\(\s*\$[A-Za-z_]\w*\.(?i:length|count)\s*-\s*1\s*\)\s*\.\.\s*0\s*\]`)
 
 // psVar is a variable's value, when known.
 func (w *walker) psVar(name string) (psVal, bool) {
@@ -521,6 +539,9 @@ func (p *psParser) typed() (psVal, bool) {
 		return psVal{s: string(b)}, true
 	case "io.file":
 		p.blank()
+		if p.eat("::Delete") && p.eat("(") {
+			return p.netDelete()
+		}
 		for _, m := range []string{"::ReadAllText", "::ReadAllBytes", "::ReadAllLines", "::OpenRead", "::ReadLines"} {
 			if p.eat(m) && p.eat("(") {
 				v, ok := p.expr()
@@ -531,6 +552,10 @@ func (p *psParser) typed() (psVal, bool) {
 				// The content is not known; the read is what matters.
 				return psVal{s: ""}, true
 			}
+		}
+	case "io.directory":
+		if p.eat("::Delete") && p.eat("(") {
+			return p.netDelete()
 		}
 	case "io.path":
 		if p.eat("::Combine") && p.eat("(") {
@@ -557,6 +582,28 @@ func (p *psParser) typed() (psVal, bool) {
 		}
 	}
 	return psVal{}, false
+}
+
+// netDelete reads the rest of [IO.Directory]::Delete(PATH[, $true]) or
+// [IO.File]::Delete(PATH) and records the deletion.
+func (p *psParser) netDelete() (psVal, bool) {
+	path, ok := p.expr()
+	if !ok {
+		return path, false
+	}
+	recurse := false
+	if p.eat(",") {
+		recurse = p.eat("$true")
+	}
+	if !p.eat(")") {
+		return psVal{}, false
+	}
+	argv := []string{"rm", "-f", path.str()}
+	if recurse {
+		argv = []string{"rm", "-r", "-f", path.str()}
+	}
+	p.deletes = append(p.deletes, argv)
+	return psVal{s: ""}, true
 }
 
 func psChar(s string) string {
@@ -602,7 +649,8 @@ func psFormat(f string, args []string) string {
 func looksPowerShell(src string) bool {
 	l := strings.ToLower(src)
 	for _, m := range []string{"$env:", "iex", "invoke-expression", "invoke-command", "[convert]::", "[system.", "[text.", "[io.",
-		"[char", "[scriptblock]", "set-alias", "new-alias", "join-path", "remove-item", "get-content", "-join", "function ", "tochararray"} {
+		"[char", "[scriptblock]", "set-alias", "new-alias", "join-path", "remove-item", "get-content", "-join", "function ", "tochararray",
+		"new-object", "]::", "& (", "& $", "& '", "& \"", "get-childitem", "where-object", "invoke-restmethod", "invoke-webrequest", "irm ", "iwr "} {
 		if strings.Contains(l, m) {
 			return true
 		}
@@ -616,9 +664,17 @@ var psFuncRe = regexp.MustCompile(`(?is)^\s*function\s+([A-Za-z_][\w-]*)\s*(?:\(
 
 var psAliasRe = regexp.MustCompile(`(?i)^\s*(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?['"]?([\w-]+)['"]?\s+(?:-value\s+)?['"]?([\w.-]+)['"]?`)
 
+var psParamRe = regexp.MustCompile(`(?is)^\s*param\s*\(((?:[^()]|\([^()]*\))*)\)`)
+
+var psParamDefaultRe = regexp.MustCompile(`\$([A-Za-z_]\w*)\s*=\s*([^,)]+(?:\([^()]*\))?)`)
+
 var psReverseRe = regexp.MustCompile(`(?i)^\s*\[(?:system\.)?array\]::reverse\(\s*\$([A-Za-z_]\w*)\s*\)\s*;?\s*$`)
 
 var psBlockRe = regexp.MustCompile(`(?is)^\s*(?:[&.]\s*|(?:invoke-command|icm|start-job|sajb)\b[^{]*?-scriptblock\s*)\{(.*)\}`)
+
+var psRevShellRe = regexp.MustCompile(`(?is)Net\.Sockets\.TCPClient\(.{0,600}?\b(iex|Invoke-Expression)\b`)
+
+var psCallOpRe = regexp.MustCompile(`^\s*&\s*([("$'\[])`)
 
 var psIexRe = regexp.MustCompile(`(?is)^\s*(?:[&.]|iex|invoke-expression)\s+(.+?)\s*;?\s*$`)
 
@@ -627,6 +683,10 @@ var psIexPipeRe = regexp.MustCompile(`(?is)^\s*(.+?)\s*\|\s*(?:iex|invoke-expres
 // psScript reads a script the POSIX parser rejected statement by
 // statement, for the PowerShell ones it knows.
 func (w *walker) psScript(src string, c ctx) {
+	if psRevShellRe.MatchString(src) {
+		// A TCP client whose received text is run: a reverse shell.
+		w.codeItem(codeItem{argv: []string{"nc", "-e", "/bin/sh", "remote"}, via: "powershell reverse-shell", text: clip(src, 200)}, c)
+	}
 	for _, st := range psSplit(src) {
 		if w.depth > maxDepth || len(w.out) > maxCommands {
 			return
@@ -646,6 +706,14 @@ func (w *walker) psScript(src string, c ctx) {
 // alias, function, array reversal, script block or Invoke-Expression of
 // a computable string. It reports whether it did.
 func (w *walker) psStmt(text string, c ctx) bool {
+	if first, rest, ok := strings.Cut(strings.TrimSpace(text), " "); ok && w.st.Aliases[first] != "" && !contains(c.via, "alias:"+first) {
+		// Set-Alias run Invoke-Expression, then "run (...)".
+		expanded := w.st.Aliases[first] + " " + rest
+		if !w.psStmt(expanded, c.with("alias:"+first)) {
+			w.psNetExec(expanded, c.with("alias:"+first))
+		}
+		return true
+	}
 	if m := psFuncRe.FindStringSubmatch(text); m != nil {
 		w.st.Funcs[m[1]] = m[2]
 		w.st.origin["func:"+m[1]] = w.st.gen
@@ -654,6 +722,22 @@ func (w *walker) psStmt(text string, c ctx) bool {
 	if m := psAliasRe.FindStringSubmatch(text); m != nil {
 		w.st.Aliases[m[1]] = m[2]
 		w.st.origin["alias:"+m[1]] = w.st.gen
+		return true
+	}
+	if m := psParamRe.FindStringSubmatch(text); m != nil {
+		// param([string]$Root = $env:USERPROFILE): a default, unless the
+		// caller bound the name.
+		for _, d := range psParamDefaultRe.FindAllStringSubmatch(m[1], -1) {
+			if _, set := w.st.Vars[d[1]]; set {
+				continue
+			}
+			if v, ok := w.psEval(d[2]); ok {
+				w.st.setVar(d[1], v.str())
+			}
+		}
+		if rest := strings.TrimSpace(text[len(m[0]):]); rest != "" {
+			w.sub(rest, c, nil)
+		}
 		return true
 	}
 	if m := psReverseRe.FindStringSubmatch(text); m != nil {
@@ -673,10 +757,18 @@ func (w *walker) psStmt(text string, c ctx) bool {
 		p := &psParser{w: w, src: m[3]}
 		v, ok := p.expr()
 		p.blank()
-		w.psReads(p.reads, text, c)
+		w.psEffects(p, text, c)
 		if !ok || p.i != len(p.src) {
-			// A command's output ("$c = Get-Credential"): run it.
+			// A command's output ("$c = Get-Credential", "$s = irm URL"):
+			// run it, and remember where the value came from, as for
+			// s=$(cmd) in a POSIX shell.
 			w.sub(m[3], c, nil)
+			name := m[2]
+			w.st.setVar(name, unkOpen+name+unkClose)
+			if w.st.VarFrom == nil {
+				w.st.VarFrom = map[string]string{}
+			}
+			w.st.VarFrom[name] = "$(" + m[3] + ")"
 			return true
 		}
 		name := m[2]
@@ -694,14 +786,33 @@ func (w *walker) psStmt(text string, c ctx) bool {
 		w.sub(m[1], c.with("scriptblock"), nil)
 		return true
 	}
+	if m := psCallOpRe.FindStringSubmatchIndex(text); m != nil {
+		// & ("{1}{0}" -f 'ex','i') ARGS: a command named by an
+		// expression, with the rest as its arguments.
+		p := &psParser{w: w, src: text, i: m[2]}
+		if v, ok := p.unary(); ok {
+			if name := strings.TrimSpace(v.str()); name != "" && !strings.ContainsAny(name, " \t\n") {
+				if rest := strings.TrimSpace(text[p.i:]); rest != "" || psOnly[strings.ToLower(name)] {
+					w.sub(name+" "+rest, c.with("&"), nil)
+					return true
+				}
+			}
+		}
+	}
 	for _, re := range []*regexp.Regexp{psIexRe, psIexPipeRe} {
 		if m := re.FindStringSubmatch(text); m != nil {
 			p := &psParser{w: w, src: m[1]}
 			v, ok := p.expr()
 			p.blank()
 			if ok && p.i == len(p.src) && v.str() != "" {
-				w.psReads(p.reads, text, c)
+				w.psEffects(p, text, c)
 				w.sub(v.str(), c.with("iex"), nil)
+				return true
+			}
+			if from := w.psVarFrom(m[1]); from != "" {
+				// $s = Invoke-RestMethod URL, then iex $s: what the
+				// command printed is run, as "irm URL | iex".
+				w.sub(from+" | iex", c.with("iex"), nil)
 				return true
 			}
 		}
@@ -709,10 +820,80 @@ func (w *walker) psStmt(text string, c ctx) bool {
 	return false
 }
 
+// psBindParams binds a PowerShell function's param() names to the
+// arguments of a call: "-Path $HOME" by name, the rest by position.
+func (w *walker) psBindParams(body string, args []string) {
+	m := psParamRe.FindStringSubmatch(body)
+	if m == nil {
+		return
+	}
+	var names []string
+	for _, n := range psParamNameRe.FindAllStringSubmatch(m[1], -1) {
+		names = append(names, n[1])
+	}
+	bound := map[string]bool{}
+	var positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") && i+1 < len(args) {
+			for _, n := range names {
+				if strings.EqualFold(a[1:], n) {
+					w.st.setVar(n, args[i+1])
+					bound[n] = true
+					i++
+					break
+				}
+			}
+			continue
+		}
+		positional = append(positional, a)
+	}
+	for _, n := range names {
+		if !bound[n] && len(positional) > 0 {
+			w.st.setVar(n, positional[0])
+			positional = positional[1:]
+		}
+	}
+}
+
+var psParamNameRe = regexp.MustCompile(`\$([A-Za-z_]\w*)`)
+
+// psVarFrom is the command a lone variable ("$s", "$env:X") took its
+// value from, when the session recorded one.
+func (w *walker) psVarFrom(expr string) string {
+	expr = strings.TrimSpace(expr)
+	if !strings.HasPrefix(expr, "$") {
+		return ""
+	}
+	name := strings.Trim(expr[1:], "{}")
+	if len(name) > 4 && strings.EqualFold(name[:4], "env:") {
+		name = name[4:]
+	}
+	if !validName(name) {
+		return ""
+	}
+	from := w.st.VarFrom[name]
+	if !strings.HasPrefix(from, "$(") || !strings.HasSuffix(from, ")") {
+		return ""
+	}
+	return strings.TrimSpace(from[2 : len(from)-1])
+}
+
 // psReads records the files .NET calls in an expression read.
 func (w *walker) psReads(paths []string, text string, c ctx) {
 	for _, p := range paths {
 		r := newRaw([]string{"cat", winPath(p)})
+		r.text = text
+		w.emit(r, c.with("powershell"), stdinInfo{})
+	}
+}
+
+// psEffects records what a parsed expression's .NET calls did.
+func (w *walker) psEffects(p *psParser, text string, c ctx) {
+	w.psReads(p.reads, text, c)
+	for _, argv := range p.deletes {
+		argv[len(argv)-1] = winPath(argv[len(argv)-1])
+		r := newRaw(argv)
 		r.text = text
 		w.emit(r, c.with("powershell"), stdinInfo{})
 	}
@@ -727,6 +908,16 @@ func (w *walker) psInline(text string) (string, bool) {
 	for i := 0; i < len(text); i++ {
 		ch := text[i]
 		switch {
+		case q == '"' && ch == '$' && !psHomeVar(text[i:]):
+			// "$HOME\.ssh\$f": PowerShell expands variables inside
+			// double quotes.
+			p := &psParser{w: w, src: text, i: i}
+			if v, ok := p.variable(); ok && !strings.ContainsAny(v.str(), "\"`") {
+				b.WriteString(v.str())
+				i = p.i - 1
+				changed = true
+				continue
+			}
 		case q != 0:
 			if ch == q {
 				q = 0
@@ -744,9 +935,12 @@ func (w *walker) psInline(text string) (string, bool) {
 				v, ok = p.variable()
 			} else {
 				v, ok = p.unary()
+				for p.i > i && (text[p.i-1] == ' ' || text[p.i-1] == '\t') {
+					p.i-- // the blank after the expression separates words
+				}
 			}
 			if ok && (ch != '$' || p.i == len(text) || text[p.i] == ' ' || text[p.i] == '\\' || text[p.i] == '/' || text[p.i] == ')') {
-				w.psReads(p.reads, text, ctx{})
+				w.psEffects(p, text, ctx{})
 				if val := v.str(); val != "" && !strings.ContainsAny(val, " \t'\"") {
 					b.WriteString(val) // a path continues after it: $p\\x
 				} else {

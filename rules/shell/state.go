@@ -321,6 +321,10 @@ func CleanPath(p string) string {
 		p = "~" + strings.TrimPrefix(p, "$HOME")
 	case strings.HasPrefix(p, "${HOME}"):
 		p = "~" + strings.TrimPrefix(p, "${HOME}")
+	case len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0] >= 'A' && p[0] <= 'Z' || p[0] >= 'a' && p[0] <= 'z'):
+		// C:\src\x.ps1 written by a file tool and run as C:\src\x.ps1
+		// or /src/x.ps1: one file.
+		p = winPath(p)
 	case p[0] == '%':
 		// A cmd.exe directory variable (%TEMP%\x.bat): the POSIX parse
 		// of a word ate the backslash after it ("%TEMP%x.bat"), the

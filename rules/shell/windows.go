@@ -17,6 +17,7 @@ var psOnly = map[string]bool{
 	"initialize-disk": true, "add-content": true, "set-content": true,
 	"get-childitem": true, "gci": true, "invoke-webrequest": true, "iwr": true, "start-process": true, "saps": true, "bitsadmin": true, "bitsadmin.exe": true,
 	"certutil": true, "certutil.exe": true, "robocopy": true, "robocopy.exe": true,
+	"where-object": true, "?": true, "msiexec": true, "msiexec.exe": true, "invoke-restmethod": true, "irm": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -146,7 +147,23 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		if mirror && len(paths) >= 2 {
 			return []string{"rsync", "-a", "--delete", paths[0] + "/", paths[1] + "/"}, true
 		}
+	case "where-object", "?":
+		// Where-Object Name -match 'TOKEN|KEY': a filter on names, as
+		// grep is on NAME=value lines.
+		for i, w := range words {
+			if lw := strings.ToLower(w); (lw == "-match" || lw == "-like" || lw == "-imatch" || lw == "-eq") && i+1 < len(words) {
+				pat := strings.Trim(words[i+1], `"'`)
+				if lw == "-like" || lw == "-eq" {
+					pat = strings.ReplaceAll(pat, "*", ".*")
+				}
+				return []string{"grep", "-iE", pat}, true
+			}
+		}
 	case "get-childitem", "gci":
+		if len(paths) == 1 && strings.EqualFold(strings.TrimRight(paths[0], "/"), "env:") {
+			// Get-ChildItem env: lists every variable with its value.
+			return []string{"printenv"}, true
+		}
 		// A listing: what a Remove-Item it is piped into removes. With
 		// -Include or -Filter, only the names it selects, at any depth
 		// when -Recurse.
@@ -166,7 +183,24 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			return argv, true
 		}
 		return append([]string{"ls"}, paths...), true
-	case "invoke-webrequest", "iwr":
+	case "msiexec", "msiexec.exe":
+		// msiexec /i URL: a package fetched and installed (its custom
+		// actions run) in one step.
+		if u := psURL(words); u != "" {
+			return []string{"sh", "-c", "curl -fsSL " + quote(u) + " | sh"}, true
+		}
+	case "invoke-webrequest", "iwr", "invoke-restmethod", "irm":
+		// -InFile F sends the file, as "curl --data-binary @F URL".
+		for i, w := range words {
+			if strings.EqualFold(w, "-infile") && i+1 < len(words) {
+				if u := psURL(words); u != "" {
+					return []string{"curl", "--data-binary", "@" + winPath(words[i+1]), u}, true
+				}
+			}
+		}
+		if prog == "invoke-restmethod" || prog == "irm" {
+			break
+		}
 		// iwr URL -OutFile F: a download, as "curl -o F URL".
 		if out, url := psOutFile(words), psURL(words); out != "" && url != "" {
 			return []string{"curl", "-o", winPath(out), url}, true
