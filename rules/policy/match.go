@@ -294,6 +294,9 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 			return res, false
 		}
 	}
+	if m.FileOK && outputToFile(v) {
+		return res, false
+	}
 	if len(m.dirNot) > 0 {
 		if d := workDir(c); d != "" && anyGlob(m.dirNot, d) {
 			return res, false
@@ -681,7 +684,12 @@ func readPaths(v *cmdView, from string) []string {
 	}
 	for _, a := range v.c.Args {
 		if strings.HasPrefix(a, "--") && !strings.HasPrefix(a, "--exclude") && !strings.HasPrefix(a, "--include") && !strings.HasPrefix(a, "--filter") {
-			if _, val, ok := strings.Cut(a, "="); ok {
+			if opt, val, ok := strings.Cut(a, "="); ok {
+				if authFileOpt.MatchString(opt) {
+					// --key-file=KEY, --credential-file=F: the tool
+					// authenticates with the file; nothing is printed.
+					continue
+				}
 				out = append(out, strings.TrimPrefix(val, "@"))
 			}
 		}
@@ -987,6 +995,21 @@ func anyFlag(sv *cmdView, args, names []string) bool {
 	return false
 }
 
+// outputToFile reports a pipeline whose last stage writes its standard
+// output to a file (not a device), so nothing of it reaches the screen.
+func outputToFile(v *cmdView) bool {
+	last := v
+	for n := v.next; n != nil && n != v; n = n.next {
+		last = n
+	}
+	for _, r := range last.c.Redirects {
+		if (r.Op == ">" || r.Op == ">>" || r.Op == ">|") && r.Target != "" && !strings.HasPrefix(r.Target, "/dev/") {
+			return true
+		}
+	}
+	return false
+}
+
 // workDir is the directory a command acts in when known: "-C DIR" of
 // git and make, else the directory the session changed to.
 func workDir(c *shell.Command) string {
@@ -1002,6 +1025,10 @@ func workDir(c *shell.Command) string {
 	}
 	return c.Dir
 }
+
+// authFileOpt is an option naming the key or credentials a tool logs in
+// with (gcloud --key-file, --credential-file, --identity-file).
+var authFileOpt = regexp.MustCompile(`^--(?:[a-z]+-)*(?:key-?file|credentials?-file|cred-file|identity-file|private-key-file|service-account-key)$`)
 
 // namesOnlyStage is a filter that keeps the names of NAME=value lines
 // and drops the values: cut -d= -f1, awk -F= '{print $1}', sed

@@ -87,6 +87,11 @@ type Matcher struct {
 	// the same place ("DROP DATABASE app_test" is scratch).
 	StdinNotRe string   `yaml:"stdin_not_regex"`
 	NotVia     []string `yaml:"not_via"`
+	// FileOK: the matcher does not hold when the end of the command's
+	// pipeline writes its output to a file ("vault kv get ... | jq ... >
+	// ~/.config/app/credentials"): the value goes where it is kept, and
+	// a later read of that file is a read of the secret.
+	FileOK bool `yaml:"file_ok"`
 	// DirNot: the matcher does not hold when the command acts in a known
 	// directory matching one of these globs: the session's "cd", or a
 	// "-C DIR" (git, make). A scratch clone under /tmp holds no one's

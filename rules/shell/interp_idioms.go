@@ -1170,7 +1170,7 @@ func namesOnlyVar(code string, start, end int) bool {
 		return false
 	}
 	keyUse := regexp.MustCompile(fmt.Sprintf(keyUseRe, name))
-	itemsRe := regexp.MustCompile(`for\s+(\w+)\s*,\s*(\w+)\s+in\s+` + name + `\.items\(\)`)
+	itemsRe := regexp.MustCompile(`for\s+(\w+)\s*,\s*(\w+)\s+in\s+(?:sorted\(\s*)?` + name + `\.items\(\)`)
 	safe := len(keyUse.FindAllStringIndex(rest, 32))
 	for _, it := range itemsRe.FindAllStringSubmatchIndex(rest, 8) {
 		// The values only as truth or length: bool(v), len(v), v is None.
@@ -1180,7 +1180,7 @@ func namesOnlyVar(code string, start, end int) bool {
 		}
 		v := rest[it[4]:it[5]]
 		all := regexp.MustCompile(`\b`+v+`\b`).FindAllStringIndex(line, -1)
-		ok := regexp.MustCompile(`(?:bool|len)\(\s*`+v+`\s*\)|\b`+v+`\s+is\s+(?:not\s+)?None|\bnot\s+`+v+`\b`).FindAllStringIndex(line, -1)
+		ok := regexp.MustCompile(`(?:bool|len)\(\s*`+v+`\s*\)|\b`+v+`\s+is\s+(?:not\s+)?None|\b(?:not|if)\s+`+v+`\b`).FindAllStringIndex(line, -1)
 		if len(all)-1 != len(ok) { // the loop variable itself is one
 			return false
 		}

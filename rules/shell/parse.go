@@ -576,7 +576,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	var env []string
 	for _, a := range ce.Assigns {
 		if a.Value != nil && a.Name != nil {
-			env = append(env, a.Name.Value+"="+w.literal(a.Value, c))
+			// A substitution here (PGPASSWORD="$(vault kv get ...)" psql)
+			// hands its output to the command, not to the screen.
+			env = append(env, a.Name.Value+"="+w.literal(a.Value, c.with("env-assign")))
 		}
 	}
 	raw := rawCmd{env: env}
