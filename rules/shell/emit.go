@@ -296,7 +296,7 @@ func stdinText(in stdinInfo) string {
 var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
 	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI",
 	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "DJANGO_SETTINGS_MODULE",
-	"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN"}
+	"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN", "TF_WORKSPACE", "GIT_STASHED"}
 
 func isSelector(name string) bool {
 	for _, s := range envSelectors {
@@ -537,6 +537,14 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				}
 			}
 		}
+	}
+	if (name == "terraform" || name == "tofu") && len(args.fields) >= 3 && args.fields[0] == "workspace" && (args.fields[1] == "select" || args.fields[1] == "new") {
+		// The workspace later commands act on, as TF_WORKSPACE would.
+		w.st.setVar("TF_WORKSPACE", args.fields[2])
+	}
+	if name == "git" && len(args.fields) > 0 && args.fields[0] == "stash" && (len(args.fields) == 1 || args.fields[1] == "push" || args.fields[1] == "save" || strings.HasPrefix(args.fields[1], "-")) {
+		// Work stashed first is not lost by a reset that follows.
+		w.st.setVar("GIT_STASHED", "1")
 	}
 	if (name == "kubectl" || name == "oc") && contains(args.fields, "port-forward") {
 		// kubectl port-forward svc/pg-prod 6543:5432: localhost:6543 is

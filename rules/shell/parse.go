@@ -660,7 +660,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	if psStatement(raw) && w.psStmt(raw.text, c) {
 		return "", true
 	}
-	if argv, ok := winCommand(raw.text, raw.fields, w.psInline); ok {
+	if argv, text, ok := winCommand(raw.text, raw.fields, w.psInline); ok {
 		if len(argv) > 0 && argv[0] == "rm" && !hasOperand(argv[1:]) {
 			// "Get-ChildItem -Path $HOME | Remove-Item -Recurse": what is
 			// removed is what the listing names.
@@ -675,7 +675,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		}
 		// PowerShell / cmd.exe, read from the source text.
 		wr := newRaw(argv)
-		wr.env, wr.text = raw.env, raw.text
+		// The text with PowerShell variables resolved: what text rules
+		// read (Set-ItemProperty -Path $env:RK with RK a Run key).
+		wr.env, wr.text = raw.env, text
 		raw = wr.wrap("powershell")
 	}
 	raw.redirects = reds

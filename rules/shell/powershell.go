@@ -30,6 +30,7 @@ type psVal struct {
 	isArr bool
 	bytes []byte // from [Convert]::FromBase64String
 	isBin bool
+	run   bool // a script block invoked: .Invoke()
 }
 
 func (v psVal) str() string {
@@ -176,6 +177,30 @@ func (p *psParser) unary() (psVal, bool) {
 // .ToLower(), .ToUpper(), .Trim(), .Substring(n).
 func (p *psParser) postfix(v psVal) (psVal, bool) {
 	for {
+		if m := psRangeRe.FindStringSubmatchIndex(p.src[p.i:]); m != nil && !v.isArr {
+			// 'slaitnederc'[-1..-11]: characters picked by position,
+			// reversed when the range runs down.
+			r := []rune(v.str())
+			a, ok1 := psIndex(p.src[p.i+m[2]:p.i+m[3]], len(r))
+			b, ok2 := psIndex(p.src[p.i+m[4]:p.i+m[5]], len(r))
+			if !ok1 || !ok2 {
+				return v, false
+			}
+			out := psVal{isArr: true}
+			step := 1
+			if b < a {
+				step = -1
+			}
+			for k := a; ; k += step {
+				out.arr = append(out.arr, string(r[k]))
+				if k == b {
+					break
+				}
+			}
+			p.i += m[1]
+			v = out
+			continue
+		}
 		p.blank()
 		if p.i >= len(p.src) || p.src[p.i] != '.' {
 			return v, true
@@ -209,6 +234,8 @@ func (p *psParser) postfix(v psVal) (psVal, bool) {
 			v = psVal{s: strings.ToUpper(v.str())}
 		case "trim":
 			v = psVal{s: strings.TrimSpace(v.str())}
+		case "invoke":
+			v.run = true
 		case "substring":
 			n, err := strconv.Atoi(strings.Join(args, ""))
 			s := v.str()
@@ -257,6 +284,14 @@ func (p *psParser) primary() (psVal, bool) {
 		p.i++
 		if p.eat("Join-Path") {
 			return p.joinPath()
+		}
+		if p.eat("Get-Command") || p.eat("gcm") {
+			// (Get-Command 'Get-Content'): the command, by name.
+			v, ok := p.unary()
+			if !ok || !p.eat(")") {
+				return psVal{}, false
+			}
+			return p.postfix(psVal{s: v.str()})
 		}
 		v, ok := p.expr()
 		if !ok {
@@ -394,7 +429,7 @@ var psHomeVars = map[string]string{
 	"env:temp": "/tmp", "env:tmp": "/tmp", "env:systemroot": "/Windows", "env:windir": "/Windows",
 	"env:programdata": "/ProgramData", "env:public": "/Users/Public",
 	// Not a directory: the account name, in C:\Users\$env:USERNAME.
-	"env:username": "user",
+	"env:username": "user", "env:systemdrive": "C:", "env:homedrive": "C:",
 }
 
 // variable reads $name, ${name} or $env:NAME.
@@ -419,22 +454,44 @@ func (p *psParser) variable() (psVal, bool) {
 	}
 	p.i = j
 	v, ok := p.w.psVar(name)
-	if ok {
-		// $r[($r.Length-1)..0]: the characters in reverse.
-		if m := psRevIndexRe.FindStringIndex(p.src[p.i:]); m != nil {
-			p.i += m[1]
-			r := []rune(v.str())
-			out := psVal{isArr: true}
-			for k := len(r) - 1; k >= 0; k-- {
-				out.arr = append(out.arr, string(r[k]))
-			}
-			return out, true
-		}
-	}
 	return v, ok
 }
 
-var psRevIndexRe = regexp.MustCompile(`^\[\s*\(\s*\$[A-Za-z_]\w*\.(?i:length|count)\s*-\s*1\s*\)\s*\.\.\s*0\s*\]`)
+// psRangeRe is an index range after a value: [a..b], where each end is
+// a number, $x.Length or ($x.Length-1), negative or not.
+var psRangeRe = regexp.MustCompile(`^\[\s*(-?\(?\s*(?:-?[0-9]+|\$[A-Za-z_]\w*\.(?i:length|count))(?:\s*-\s*1)?\s*\)?)\s*\.\.\s*(-?\(?\s*(?:-?[0-9]+|\$[A-Za-z_]\w*\.(?i:length|count))(?:\s*-\s*1)?\s*\)?)\s*\]`)
+
+// psIndex evaluates one end of a range for a string of n characters.
+func psIndex(e string, n int) (int, bool) {
+	e = strings.ReplaceAll(e, " ", "")
+	neg := false
+	if strings.HasPrefix(e, "-") {
+		neg, e = true, e[1:]
+	}
+	e = strings.TrimSuffix(strings.TrimPrefix(e, "("), ")")
+	minus := 0
+	if strings.HasSuffix(e, "-1") && !strings.HasPrefix(e, "-") && strings.Contains(e, "$") {
+		minus, e = 1, strings.TrimSuffix(e, "-1")
+	}
+	var k int
+	if strings.HasPrefix(e, "$") {
+		k = n
+	} else {
+		v, err := strconv.Atoi(e)
+		if err != nil {
+			return 0, false
+		}
+		k = v
+	}
+	k -= minus
+	if neg {
+		k = -k
+	}
+	if k < 0 {
+		k += n // -1 is the last character
+	}
+	return k, k >= 0 && k < n
+}
 
 // psVar is a variable's value, when known.
 func (w *walker) psVar(name string) (psVal, bool) {
@@ -674,6 +731,8 @@ var psBlockRe = regexp.MustCompile(`(?is)^\s*(?:[&.]\s*|(?:invoke-command|icm|st
 
 var psRevShellRe = regexp.MustCompile(`(?is)Net\.Sockets\.TCPClient\(.{0,600}?\b(iex|Invoke-Expression)\b`)
 
+var psArgListRe = regexp.MustCompile(`(?i)-ArgumentList\s+(.+?)\s*$`)
+
 var psCallOpRe = regexp.MustCompile(`^\s*&\s*([("$'\[])`)
 
 var psIexRe = regexp.MustCompile(`(?is)^\s*(?:[&.]|iex|invoke-expression)\s+(.+?)\s*;?\s*$`)
@@ -698,6 +757,10 @@ func (w *walker) psScript(src string, c ctx) {
 		// computable ("Get-Content (Join-Path $HOME '.ssh/id_rsa')").
 		if r, ok := w.psInline(st); ok {
 			w.sub(r, c, nil)
+		} else if first, _, _ := strings.Cut(st, " "); w.st.Funcs[first] != "" {
+			// A function the session defined, called with PowerShell
+			// arguments: run through the POSIX path that expands it.
+			w.sub(st, c, nil)
 		}
 	}
 }
@@ -783,7 +846,22 @@ func (w *walker) psStmt(text string, c ctx) bool {
 		return true
 	}
 	if m := psBlockRe.FindStringSubmatch(text); m != nil {
+		if al := psArgListRe.FindStringSubmatch(text); al != nil {
+			// -ArgumentList "a", "b": the block's param() names, in order.
+			var vals []string
+			for _, x := range strings.Split(al[1], ",") {
+				if v, ok := w.psEval(strings.TrimSpace(x)); ok {
+					vals = append(vals, v.str())
+				}
+			}
+			w.psBindParams(m[1], vals)
+		}
 		w.sub(m[1], c.with("scriptblock"), nil)
+		return true
+	}
+	if v, ok := w.psEval(text); ok && v.run && v.str() != "" {
+		// [scriptblock]::Create("...").Invoke()
+		w.sub(v.str(), c.with("scriptblock"), nil)
 		return true
 	}
 	if m := psCallOpRe.FindStringSubmatchIndex(text); m != nil {
@@ -791,7 +869,11 @@ func (w *walker) psStmt(text string, c ctx) bool {
 		// expression, with the rest as its arguments.
 		p := &psParser{w: w, src: text, i: m[2]}
 		if v, ok := p.unary(); ok {
-			if name := strings.TrimSpace(v.str()); name != "" && !strings.ContainsAny(name, " \t\n") {
+			name := strings.TrimSpace(v.str())
+			if strings.ContainsAny(name, `\/`) {
+				name = quote(winPath(name)) // & "$env:TEMP\tool.exe"
+			}
+			if name != "" && !strings.ContainsAny(name, "\t\n") {
 				if rest := strings.TrimSpace(text[p.i:]); rest != "" || psOnly[strings.ToLower(name)] {
 					w.sub(name+" "+rest, c.with("&"), nil)
 					return true

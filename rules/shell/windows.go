@@ -18,6 +18,7 @@ var psOnly = map[string]bool{
 	"get-childitem": true, "gci": true, "invoke-webrequest": true, "iwr": true, "start-process": true, "saps": true, "bitsadmin": true, "bitsadmin.exe": true,
 	"certutil": true, "certutil.exe": true, "robocopy": true, "robocopy.exe": true,
 	"where-object": true, "?": true, "msiexec": true, "msiexec.exe": true, "invoke-restmethod": true, "irm": true,
+	"start-bitstransfer": true, "write-output": true, "write-host": true, "set-itemproperty": true, "new-itemproperty": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -30,29 +31,29 @@ var winDirs = map[string]string{
 // cmdAmbiguous are cmd.exe names that also exist (or mean little) in a
 // POSIX shell; they count as Windows only with Windows-looking arguments.
 var cmdAmbiguous = map[string]bool{
-	"rd": true, "rmdir": true, "del": true, "erase": true, "type": true, "format": true,
+	"rd": true, "rmdir": true, "del": true, "erase": true, "type": true, "format": true, "start": true,
 }
 
 // winCommand returns the normalised argv of a Windows command given the
 // statement's source text, or false when the statement is not one.
 // inline, when not nil, computes PowerShell variables and expressions in
 // the text once it is known to be a Windows command.
-func winCommand(text string, fields []string, inline func(string) (string, bool)) ([]string, bool) {
+func winCommand(text string, fields []string, inline func(string) (string, bool)) ([]string, string, bool) {
 	if len(fields) == 0 || Unknown(fields[0]) {
-		return nil, false
+		return nil, text, false
 	}
 	prog := fields[0]
 	if m := winExeRe.FindString(text); m != "" {
 		// "C:\\Users\\Public\\svc.exe", ".\\tool.exe": a program run by
 		// its Windows path (the POSIX parse lost the backslashes).
 		if words := winSplit(text); len(words) > 0 {
-			return append([]string{winPath(words[0])}, words[1:]...), true
+			return append([]string{winPath(words[0])}, words[1:]...), text, true
 		}
 	}
 	if !psOnly[prog] && !cmdAmbiguous[prog] {
 		// Cheap test first: most programs are not Windows ones.
 		if prog = strings.ToLower(prog); prog == fields[0] || !psOnly[prog] && !cmdAmbiguous[prog] {
-			return nil, false
+			return nil, text, false
 		}
 	}
 	if inline != nil && strings.ContainsAny(text, "$([") {
@@ -62,7 +63,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 	}
 	words := winSplit(text)
 	if len(words) == 0 || strings.ToLower(strings.Trim(words[0], `"'`)) != prog {
-		return nil, false
+		return nil, text, false
 	}
 	if !psOnly[prog] {
 		win := false
@@ -73,7 +74,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			}
 		}
 		if !win {
-			return nil, false
+			return nil, text, false
 		}
 	}
 	var paths []string
@@ -121,18 +122,18 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		if force || prog == "rd" || prog == "rmdir" {
 			argv = append(argv, "-f")
 		}
-		return append(argv, paths...), true
+		return append(argv, paths...), text, true
 	case "get-content", "gc", "type":
-		return append([]string{"cat"}, paths...), true
+		return append([]string{"cat"}, paths...), text, true
 	case "certutil", "certutil.exe":
 		// certutil -urlcache -f URL FILE downloads; -decode IN OUT
 		// writes IN's base64 content decoded.
 		for i, w := range words {
 			switch lw := strings.ToLower(w); {
 			case strings.Contains(w, "://") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-"):
-				return []string{"curl", "-o", winPath(words[i+1]), strings.Trim(w, `"'`)}, true
+				return []string{"curl", "-o", winPath(words[i+1]), strings.Trim(w, `"'`)}, text, true
 			case (lw == "-decode" || lw == "-decodehex") && i+2 < len(words):
-				return []string{"sh", "-c", "base64 -d " + quote(winPath(words[i+1])) + " > " + quote(winPath(words[i+2]))}, true
+				return []string{"sh", "-c", "base64 -d " + quote(winPath(words[i+1])) + " > " + quote(winPath(words[i+2]))}, text, true
 			}
 		}
 	case "robocopy", "robocopy.exe":
@@ -145,7 +146,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			}
 		}
 		if mirror && len(paths) >= 2 {
-			return []string{"rsync", "-a", "--delete", paths[0] + "/", paths[1] + "/"}, true
+			return []string{"rsync", "-a", "--delete", paths[0] + "/", paths[1] + "/"}, text, true
 		}
 	case "where-object", "?":
 		// Where-Object Name -match 'TOKEN|KEY': a filter on names, as
@@ -156,13 +157,13 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 				if lw == "-like" || lw == "-eq" {
 					pat = strings.ReplaceAll(pat, "*", ".*")
 				}
-				return []string{"grep", "-iE", pat}, true
+				return []string{"grep", "-iE", pat}, text, true
 			}
 		}
 	case "get-childitem", "gci":
 		if len(paths) == 1 && strings.EqualFold(strings.TrimRight(paths[0], "/"), "env:") {
 			// Get-ChildItem env: lists every variable with its value.
-			return []string{"printenv"}, true
+			return []string{"printenv"}, text, true
 		}
 		// A listing: what a Remove-Item it is piped into removes. With
 		// -Include or -Filter, only the names it selects, at any depth
@@ -180,21 +181,54 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			for _, n := range inc {
 				argv = append(argv, root+sep+n)
 			}
-			return argv, true
+			return argv, text, true
 		}
-		return append([]string{"ls"}, paths...), true
+		return append([]string{"ls"}, paths...), text, true
 	case "msiexec", "msiexec.exe":
 		// msiexec /i URL: a package fetched and installed (its custom
-		// actions run) in one step.
+		// actions run) in one step; /i FILE runs what FILE holds.
 		if u := psURL(words); u != "" {
-			return []string{"sh", "-c", "curl -fsSL " + quote(u) + " | sh"}, true
+			return []string{"sh", "-c", "curl -fsSL " + quote(u) + " | sh"}, text, true
 		}
+		for i, w := range words {
+			if lw := strings.ToLower(w); (lw == "/i" || lw == "/package" || lw == "-i") && i+1 < len(words) {
+				return []string{winPath(words[i+1])}, text, true
+			}
+		}
+	case "start":
+		// cmd's start ["TITLE"] PROGRAM: runs PROGRAM.
+		for _, w := range words[1:] {
+			if t := strings.Trim(w, `"'`); t != "" && !strings.HasPrefix(t, "/") {
+				return []string{winPath(t)}, text, true
+			}
+		}
+	case "start-bitstransfer":
+		// Start-BitsTransfer -Source URL -Destination F: a download.
+		src, dst := "", ""
+		for i, w := range words {
+			switch lw := strings.ToLower(w); {
+			case lw == "-source" && i+1 < len(words):
+				src = strings.Trim(words[i+1], `"'`)
+			case lw == "-destination" && i+1 < len(words):
+				dst = words[i+1]
+			}
+		}
+		if src != "" && dst != "" {
+			return []string{"curl", "-o", winPath(dst), src}, text, true
+		}
+	case "write-output", "write-host":
+		// The text as echo prints it, through a POSIX reading so that
+		// $env:NAME stands for the variable NAME.
+		return []string{"sh", "-c", "echo " + psEnvRe.ReplaceAllString(strings.Join(words[1:], " "), "$$")}, text, true
+	case "set-itemproperty", "new-itemproperty":
+		// Kept as it is; the rules read its (variables resolved) text.
+		return append([]string{words[0]}, words[1:]...), text, true
 	case "invoke-webrequest", "iwr", "invoke-restmethod", "irm":
 		// -InFile F sends the file, as "curl --data-binary @F URL".
 		for i, w := range words {
 			if strings.EqualFold(w, "-infile") && i+1 < len(words) {
 				if u := psURL(words); u != "" {
-					return []string{"curl", "--data-binary", "@" + winPath(words[i+1]), u}, true
+					return []string{"curl", "--data-binary", "@" + winPath(words[i+1]), u}, text, true
 				}
 			}
 		}
@@ -203,13 +237,13 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		}
 		// iwr URL -OutFile F: a download, as "curl -o F URL".
 		if out, url := psOutFile(words), psURL(words); out != "" && url != "" {
-			return []string{"curl", "-o", winPath(out), url}, true
+			return []string{"curl", "-o", winPath(out), url}, text, true
 		}
 	case "bitsadmin", "bitsadmin.exe":
 		// bitsadmin /transfer JOB [/download] [/priority P] URL DEST
 		for i, w := range words {
 			if strings.Contains(w, "://") && i+1 < len(words) {
-				return []string{"curl", "-o", winPath(words[i+1]), strings.Trim(w, `"'`)}, true
+				return []string{"curl", "-o", winPath(words[i+1]), strings.Trim(w, `"'`)}, text, true
 			}
 		}
 	case "start-process", "saps":
@@ -221,7 +255,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 					argv = append(argv, winSplit(strings.Trim(words[i+1], `"'`))...)
 				}
 			}
-			return argv, true
+			return argv, text, true
 		}
 	case "add-content", "ac", "set-content", "sc":
 		// The value written, as a shell redirect would write it, so the
@@ -231,13 +265,16 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			if prog == "add-content" || prog == "ac" {
 				op = " >> "
 			}
-			return []string{"sh", "-c", "printf '%s\\n' " + quote(value) + op + quote(paths[0])}, true
+			return []string{"sh", "-c", "printf '%s\\n' " + quote(value) + op + quote(paths[0])}, text, true
 		}
 	case "format-volume", "clear-disk", "initialize-disk", "format":
-		return []string{"wipefs", "-a", "/dev/windows-volume"}, true
+		return []string{"wipefs", "-a", "/dev/windows-volume"}, text, true
 	}
-	return nil, false
+	return nil, text, false
 }
+
+// psEnvRe is PowerShell's environment prefix, $env:NAME.
+var psEnvRe = regexp.MustCompile(`(?i)\$env:`)
 
 // winSplit splits a command line at blanks, keeping quoted parts whole
 // and backslashes as they are; it stops at the first shell operator.
