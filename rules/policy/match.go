@@ -4,6 +4,7 @@ import (
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -1139,7 +1140,59 @@ func writtenText(v *cmdView) string {
 		// What a decoder upstream printed: "xxd -r -p <<< HEX | tee f".
 		s += "\n" + v.c.StdinText
 	}
+	if v.c.Name == "printf" || v.c.Name == "echo" {
+		// What printf (or echo -e) writes: its escapes interpreted,
+		// "\143\165\162\154" is "curl", "#!/bin/sh\ncurl" two lines.
+		s += "\n" + printfEscapes(strings.Join(v.c.Args, " "))
+	}
 	return s
+}
+
+// printfEscapes interprets the backslash escapes printf and echo -e
+// know: \n, \t, \\, octal \NNN and hex \xHH.
+func printfEscapes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch c := s[i+1]; {
+		case c == 'n':
+			b.WriteByte('\n')
+			i++
+		case c == 't':
+			b.WriteByte('\t')
+			i++
+		case c == '\\':
+			b.WriteByte('\\')
+			i++
+		case c == 'x' && i+3 < len(s):
+			if v, err := strconv.ParseUint(s[i+2:i+4], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+			b.WriteByte(s[i])
+		case c >= '0' && c <= '7':
+			j := i + 1
+			for j < len(s) && j < i+4 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			if v, err := strconv.ParseUint(s[i+1:j], 8, 8); err == nil {
+				b.WriteByte(byte(v))
+				i = j - 1
+				continue
+			}
+			b.WriteByte(s[i])
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
 // grepValueOpts are grep/rg short options that take a value.

@@ -342,7 +342,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	if lang == "perl" || lang == "ruby" || lang == "php" || lang == "sh" {
 		for _, m := range backtickRe.FindAllStringSubmatch(code, -1) {
-			add(codeItem{shell: m[1], via: via + " backticks"})
+			cmd := m[1]
+			if lang == "ruby" && strings.Contains(cmd, "#{") {
+				cmd = rubyInterp(cmd, vars) // `rm -rf #{Dir.home}/src`
+			}
+			add(codeItem{shell: cmd, via: via + " backticks"})
 		}
 		for _, m := range qxRe.FindAllStringSubmatch(code, -1) {
 			add(codeItem{shell: m[1] + m[2], via: via + " qx"})
@@ -961,6 +965,38 @@ func readDecodeCall(s string, vars map[string]string) (string, int, bool) {
 	return "", 0, false
 }
 
+// rubyHomes are the Ruby expressions for the home directory.
+var rubyHomes = map[string]string{"Dir.home": "~", "ENV['HOME']": "~", `ENV["HOME"]`: "~", "Dir.pwd": ".", "Dir.getwd": "."}
+
+// rubyInterp fills the #{...} fields of a Ruby string: the home
+// directory and variables the code assigned; an unknown field stays a
+// variable so that the string still reads as a command.
+func rubyInterp(body string, vars map[string]string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(body, "#{")
+		if i < 0 {
+			b.WriteString(body)
+			return b.String()
+		}
+		j := strings.IndexByte(body[i:], '}')
+		if j < 0 {
+			b.WriteString(body)
+			return b.String()
+		}
+		expr := strings.TrimSpace(body[i+2 : i+j])
+		b.WriteString(body[:i])
+		if v, ok := rubyHomes[expr]; ok {
+			b.WriteString(v)
+		} else if v, ok := vars[expr]; ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString("$" + strings.Trim(expr, "@$"))
+		}
+		body = body[i+j+1:]
+	}
+}
+
 func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 	var b strings.Builder
 	n := 0
@@ -998,6 +1034,10 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			}
 			if strings.Contains(prefix, "f") || strings.Contains(rest[:1], "`") {
 				body = fmtFields(body, rest[:1] == "`", vars)
+			}
+			if rest[:1] != "'" && strings.Contains(body, "#{") {
+				// Ruby: "rm -rf #{Dir.home}/src".
+				body = rubyInterp(body, vars)
 			}
 			n += m[1]
 			after := s[n:]
@@ -1236,7 +1276,15 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			return p, off + n, true
 		}
 	}
-	if strings.HasPrefix(t, "os.path.join(") || strings.HasPrefix(t, "path.join(") || strings.HasPrefix(t, "File.join(") || strings.HasPrefix(t, "filepath.Join(") || strings.HasPrefix(t, "Path.of(") || strings.HasPrefix(t, "Paths.get(") || strings.HasPrefix(t, "file.path(") {
+	for _, req := range []string{"require('path').", `require("path").`, "require('node:path').", `require("node:path").`} {
+		if strings.HasPrefix(t, req) {
+			// require('path').join(process.cwd(), 'dist'): path.join.
+			off += len(req) - len("path.")
+			t = "path." + t[len(req):]
+			break
+		}
+	}
+	if strings.HasPrefix(t, "os.path.join(") || strings.HasPrefix(t, "path.join(") || strings.HasPrefix(t, "path.resolve(") || strings.HasPrefix(t, "File.join(") || strings.HasPrefix(t, "filepath.Join(") || strings.HasPrefix(t, "Path.of(") || strings.HasPrefix(t, "Paths.get(") || strings.HasPrefix(t, "file.path(") {
 		i := strings.Index(t, "(") + 1
 		var parts []string
 		n := i

@@ -524,12 +524,22 @@ var gitHooks = map[string][]string{
 // triggers (a .git/hooks/pre-commit, then "git commit").
 func (w *walker) gitExtras(args []string, c ctx) {
 	i := 0
+	var inline map[string]string // git -c alias.NAME=VALUE, for this command
 	for i < len(args) && strings.HasPrefix(args[i], "-") {
 		if a := args[i]; a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
 			if a == "-c" && i+1 < len(args) {
-				// git -c core.pager='CMD' log: settings whose value git
-				// runs as a shell command.
-				if k, v, ok := strings.Cut(args[i+1], "="); ok && gitCommandKey(k) {
+				k, v, ok := strings.Cut(args[i+1], "=")
+				switch {
+				case ok && strings.HasPrefix(strings.ToLower(k), "alias.") && !strings.HasPrefix(v, "!"):
+					// git -c alias.ship='push --force origin main' ship: a
+					// git subcommand under another name.
+					if inline == nil {
+						inline = map[string]string{}
+					}
+					inline[k[len("alias."):]] = v
+				case ok && gitCommandKey(k):
+					// git -c core.pager='CMD' log: settings whose value git
+					// runs as a shell command.
 					w.sub(strings.TrimPrefix(v, "!"), c.with("git -c "+k), nil)
 				}
 			}
@@ -553,6 +563,10 @@ func (w *walker) gitExtras(args []string, c ctx) {
 			w.st.GitAliases[k] = strings.Join(pos[1:], " ")
 			w.st.origin["gitalias:"+k] = w.st.gen
 		}
+		return
+	}
+	if v, ok := inline[name]; ok && !contains(c.via, "git-alias:"+name) {
+		w.sub("git "+v+" "+joinQuoted(rest), c.with("git-alias:"+name), nil)
 		return
 	}
 	if v, ok := w.st.GitAliases[name]; ok && !contains(c.via, "git-alias:"+name) {
