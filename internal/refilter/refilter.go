@@ -37,10 +37,15 @@ const maxLits = 48
 // Regexp is a regexp.Regexp with a literal prefilter. Methods not
 // overridden here run the regexp unfiltered, which is always correct.
 type Regexp struct {
-	*regexp.Regexp
-	// The filters are worked out on first use, not at Compile: patterns
-	// compiled at package initialisation would otherwise add their
-	// analysis to the start-up of every command, capture included.
+	// expr is compiled on first use when it came from MustCompile: the
+	// patterns written in the source are compiled at package
+	// initialisation, and compiling them all there cost every command,
+	// capture included, several milliseconds of start-up.
+	expr   string
+	re     *regexp.Regexp
+	reOnce sync.Once
+	// The filters are worked out on first use, not at Compile, for the
+	// same reason.
 	once sync.Once
 	lits []string // nil: no filter
 	fold bool     // lits are lower-case and compared case-insensitively
@@ -53,10 +58,23 @@ func Compile(expr string) (*Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Regexp{Regexp: re}
+	r := &Regexp{expr: expr, re: re}
 	register(r)
 	return r, nil
 }
+
+// rx is the compiled pattern.
+func (r *Regexp) rx() *regexp.Regexp {
+	r.reOnce.Do(func() {
+		if r.re == nil {
+			r.re = regexp.MustCompile(r.expr)
+		}
+	})
+	return r.re
+}
+
+// String is the pattern's source text.
+func (r *Regexp) String() string { return r.expr }
 
 // prepare works out the filters once.
 func (r *Regexp) prepare() {
@@ -121,10 +139,10 @@ func Compiled() []*Regexp {
 // MustCompile is Compile that panics on a bad pattern, for patterns
 // written in the source.
 func MustCompile(expr string) *Regexp {
-	r, err := Compile(expr)
-	if err != nil {
-		panic("refilter: " + err.Error())
-	}
+	// Compiled on first use; TestEveryPatternCompiles compiles every
+	// registered one, so a bad pattern fails the tests, not a user.
+	r := &Regexp{expr: expr}
+	register(r)
 	return r
 }
 
@@ -173,7 +191,7 @@ func (r *Regexp) MatchString(s string) bool {
 	if r.anc != nil {
 		return r.anc.find(r.anc.cursor(s), 0) != nil
 	}
-	return r.Regexp.MatchString(s)
+	return r.rx().MatchString(s)
 }
 
 // FindString returns the leftmost match.
@@ -209,7 +227,7 @@ func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if r.anc != nil {
 		return r.anc.find(r.anc.cursor(s), 0)
 	}
-	return r.Regexp.FindStringSubmatchIndex(s)
+	return r.rx().FindStringSubmatchIndex(s)
 }
 
 // FindAllString returns up to n successive matches.
@@ -248,7 +266,7 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if r.anc != nil {
 		return r.anc.all(s, n)
 	}
-	return r.Regexp.FindAllStringSubmatchIndex(s, n)
+	return r.rx().FindAllStringSubmatchIndex(s, n)
 }
 
 // ReplaceAllString replaces every match; with no match s is returned
@@ -257,7 +275,7 @@ func (r *Regexp) ReplaceAllString(s, repl string) string {
 	if !r.mayMatch(s) {
 		return s
 	}
-	return r.Regexp.ReplaceAllString(s, repl)
+	return r.rx().ReplaceAllString(s, repl)
 }
 
 // ReplaceAllStringFunc replaces every match with f's result.
@@ -265,7 +283,7 @@ func (r *Regexp) ReplaceAllStringFunc(s string, f func(string) string) string {
 	if !r.mayMatch(s) {
 		return s
 	}
-	return r.Regexp.ReplaceAllStringFunc(s, f)
+	return r.rx().ReplaceAllStringFunc(s, f)
 }
 
 // info is what a sub-pattern requires: ok means every match of it

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -438,7 +437,7 @@ func (w *walker) resendValues(cmds []Command, c ctx) {
 }
 
 // sourceLineRe finds a shell line sourcing a file: "source F", ". F".
-var sourceLineRe = regexp.MustCompile(`(?:^|[;&|(]\s*|\s)(?:(?:source|\.)\s+["']?([^\s;&|"']+)|(?:(?:sh|bash|zsh|nohup|exec)\s+)?["']?((?:~|\.)?/[^\s;&|"')]+))`)
+var sourceLineRe = refilter.MustCompile(`(?:^|[;&|(]\s*|\s)(?:(?:source|\.)\s+["']?([^\s;&|"']+)|(?:(?:sh|bash|zsh|nohup|exec)\s+)?["']?((?:~|\.)?/[^\s;&|"')]+))`)
 
 // followsLinks are programs that act on the target of a symbolic link
 // named on their command line.
@@ -1829,7 +1828,7 @@ func (w *walker) tunnelOf(args []string) string {
 }
 
 // diskpartWipeRe finds the diskpart commands that erase a disk or volume.
-var diskpartWipeRe = regexp.MustCompile(`(?im)^\s*(clean( all)?|format\b|delete (partition|volume|disk))`)
+var diskpartWipeRe = refilter.MustCompile(`(?im)^\s*(clean( all)?|format\b|delete (partition|volume|disk))`)
 
 // exeTools are POSIX-named tools that Windows installs as NAME.exe.
 var exeTools = map[string]bool{

@@ -1148,7 +1148,7 @@ func usedAsKeyFile(before string) bool {
 func namesOnly(after string) bool { return namesOnlyRe.MatchString(head(after, 40)) }
 
 var (
-	assignedToRe = regexp.MustCompile(`(?:^|\n)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*$`)
+	assignedToRe = refilter.MustCompile(`(?:^|\n)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*$`)
 	// keyUseRe is a use of a mapping that yields its keys, a count or a
 	// membership test: sorted(cfg), cfg.keys(), len(cfg), k in cfg.
 	keyUseRe = `(?:sorted|list|set|len|tuple)\(\s*%[1]s\s*\)|\b%[1]s\.keys\(\)|\bin\s+%[1]s(?:[^.\w]|$)`

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // ErrUnparseable wraps the parser's error when Parse fell back to token
@@ -91,7 +92,7 @@ type walker struct {
 }
 
 // emptyPrefixRe is "$X"/* or $X/ as a word: with X empty, the root.
-var emptyPrefixRe = regexp.MustCompile(`(?:^|[\s=])"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?/(?:\*|\.\*)?(?:["'\s;&|)]|$)`)
+var emptyPrefixRe = refilter.MustCompile(`(?:^|[\s=])"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?/(?:\*|\.\*)?(?:["'\s;&|)]|$)`)
 
 // maybeEmptyPrefix reports a word that starts with a variable the session
 // assigned from a command's output, followed by "/" and nothing or a

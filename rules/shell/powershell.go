@@ -2,10 +2,11 @@ package shell
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // PowerShell statements the POSIX parser cannot read, or reads as
@@ -470,7 +471,7 @@ func (p *psParser) variable() (psVal, bool) {
 
 // psRangeRe is an index range after a value: [a..b], where each end is
 // a number, $x.Length or ($x.Length-1), negative or not.
-var psRangeRe = regexp.MustCompile(`^\[\s*(-?\(?\s*(?:-?[0-9]+|\$[A-Za-z_]\w*\.(?i:length|count))(?:\s*-\s*1)?\s*\)?)\s*\.\.\s*(-?\(?\s*(?:-?[0-9]+|\$[A-Za-z_]\w*\.(?i:length|count))(?:\s*-\s*1)?\s*\)?)\s*\]`)
+var psRangeRe = refilter.MustCompile(`^\[\s*(-?\(?\s*(?:-?[0-9]+|\$[A-Za-z_]\w*\.(?i:length|count))(?:\s*-\s*1)?\s*\)?)\s*\.\.\s*(-?\(?\s*(?:-?[0-9]+|\$[A-Za-z_]\w*\.(?i:length|count))(?:\s*-\s*1)?\s*\)?)\s*\]`)
 
 // psIndex evaluates one end of a range for a string of n characters.
 func psIndex(e string, n int) (int, bool) {
@@ -726,29 +727,29 @@ func looksPowerShell(src string) bool {
 	return psAssignRe.MatchString(src)
 }
 
-var psAssignRe = regexp.MustCompile(`^\s*\$(env:)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=].*?)\s*;?\s*$`)
+var psAssignRe = refilter.MustCompile(`^\s*\$(env:)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=].*?)\s*;?\s*$`)
 
-var psFuncRe = regexp.MustCompile(`(?is)^\s*function\s+([A-Za-z_][\w-]*)\s*(?:\([^)]*\))?\s*\{(.*)\}\s*;?\s*$`)
+var psFuncRe = refilter.MustCompile(`(?is)^\s*function\s+([A-Za-z_][\w-]*)\s*(?:\([^)]*\))?\s*\{(.*)\}\s*;?\s*$`)
 
-var psAliasRe = regexp.MustCompile(`(?i)^\s*(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?['"]?([\w-]+)['"]?\s+(?:-value\s+)?['"]?([\w.-]+)['"]?`)
+var psAliasRe = refilter.MustCompile(`(?i)^\s*(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?['"]?([\w-]+)['"]?\s+(?:-value\s+)?['"]?([\w.-]+)['"]?`)
 
-var psParamRe = regexp.MustCompile(`(?is)^\s*param\s*\(((?:[^()]|\([^()]*\))*)\)`)
+var psParamRe = refilter.MustCompile(`(?is)^\s*param\s*\(((?:[^()]|\([^()]*\))*)\)`)
 
-var psParamDefaultRe = regexp.MustCompile(`\$([A-Za-z_]\w*)\s*=\s*([^,)]+(?:\([^()]*\))?)`)
+var psParamDefaultRe = refilter.MustCompile(`\$([A-Za-z_]\w*)\s*=\s*([^,)]+(?:\([^()]*\))?)`)
 
-var psReverseRe = regexp.MustCompile(`(?i)^\s*\[(?:system\.)?array\]::reverse\(\s*\$([A-Za-z_]\w*)\s*\)\s*;?\s*$`)
+var psReverseRe = refilter.MustCompile(`(?i)^\s*\[(?:system\.)?array\]::reverse\(\s*\$([A-Za-z_]\w*)\s*\)\s*;?\s*$`)
 
-var psBlockRe = regexp.MustCompile(`(?is)^\s*(?:[&.]\s*|(?:invoke-command|icm|start-job|sajb)\b[^{]*?-scriptblock\s*)\{(.*)\}`)
+var psBlockRe = refilter.MustCompile(`(?is)^\s*(?:[&.]\s*|(?:invoke-command|icm|start-job|sajb)\b[^{]*?-scriptblock\s*)\{(.*)\}`)
 
-var psRevShellRe = regexp.MustCompile(`(?is)Net\.Sockets\.TCPClient\(.{0,600}?\b(iex|Invoke-Expression)\b`)
+var psRevShellRe = refilter.MustCompile(`(?is)Net\.Sockets\.TCPClient\(.{0,600}?\b(iex|Invoke-Expression)\b`)
 
-var psArgListRe = regexp.MustCompile(`(?i)-ArgumentList\s+(.+?)\s*$`)
+var psArgListRe = refilter.MustCompile(`(?i)-ArgumentList\s+(.+?)\s*$`)
 
-var psCallOpRe = regexp.MustCompile(`^\s*&\s*([("$'\[])`)
+var psCallOpRe = refilter.MustCompile(`^\s*&\s*([("$'\[])`)
 
-var psIexRe = regexp.MustCompile(`(?is)^\s*(?:[&.]|iex|invoke-expression)\s+(.+?)\s*;?\s*$`)
+var psIexRe = refilter.MustCompile(`(?is)^\s*(?:[&.]|iex|invoke-expression)\s+(.+?)\s*;?\s*$`)
 
-var psIexPipeRe = regexp.MustCompile(`(?is)^\s*(.+?)\s*\|\s*(?:iex|invoke-expression)\s*;?\s*$`)
+var psIexPipeRe = refilter.MustCompile(`(?is)^\s*(.+?)\s*\|\s*(?:iex|invoke-expression)\s*;?\s*$`)
 
 // psScript reads a script the POSIX parser rejected statement by
 // statement, for the PowerShell ones it knows.
@@ -892,7 +893,7 @@ func (w *walker) psStmt(text string, c ctx) bool {
 			}
 		}
 	}
-	for _, re := range []*regexp.Regexp{psIexRe, psIexPipeRe} {
+	for _, re := range []*refilter.Regexp{psIexRe, psIexPipeRe} {
 		if m := re.FindStringSubmatch(text); m != nil {
 			p := &psParser{w: w, src: m[1]}
 			v, ok := p.expr()
@@ -949,7 +950,7 @@ func (w *walker) psBindParams(body string, args []string) {
 	}
 }
 
-var psParamNameRe = regexp.MustCompile(`\$([A-Za-z_]\w*)`)
+var psParamNameRe = refilter.MustCompile(`\$([A-Za-z_]\w*)`)
 
 // psVarFrom is the command a lone variable ("$s", "$env:X") took its
 // value from, when the session recorded one.

@@ -3,9 +3,10 @@ package shell
 import (
 	"maps"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // State is what one shell session remembers between commands: variables,
@@ -204,7 +205,7 @@ func (s *State) WriteFile(p, content string, appendTo bool, from string) {
 }
 
 // dbConfigKeyRe finds the database URL in a migration tool's config.
-var dbConfigKeyRe = regexp.MustCompile(`(?m)^\s*(?:sqlalchemy\.url|flyway\.url|url|changeLogFile\.url)\s*[=:]\s*["']?([^\s"']+)`)
+var dbConfigKeyRe = refilter.MustCompile(`(?m)^\s*(?:sqlalchemy\.url|flyway\.url|url|changeLogFile\.url)\s*[=:]\s*["']?([^\s"']+)`)
 
 // dbConfigURL returns the database URL a migration tool's config file
 // (alembic.ini, flyway.conf, liquibase.properties) names, or "".

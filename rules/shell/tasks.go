@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"gopkg.in/yaml.v3"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -78,7 +77,7 @@ func makeRecipes(content string, targets []string) []string {
 }
 
 // makeVarRe is a Makefile variable definition: NAME = value, :=, ?=, ::=.
-var makeVarRe = regexp.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)\s*(?::{1,2}|\?)?=\s*([^\n#]*)`)
+var makeVarRe = refilter.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)\s*(?::{1,2}|\?)?=\s*([^\n#]*)`)
 
 func cleanRecipes(lines []string) []string {
 	out := make([]string, 0, len(lines))
@@ -657,7 +656,7 @@ func (w *walker) matchingFiles(spec string) []string {
 // files build tools run from: YAML keys and list dashes (run:, entry:,
 // command:, cmd:, script:), INI keys (commands_pre =), go:generate,
 // CMake's COMMAND, XML tags, JSON "name": "value" pairs.
-var configKeyRe = regexp.MustCompile(`^\s*(?:-\s+)?(?:(?:run|entry|command|cmd|script|commands(?:_pre|_post)?|test|shell)\s*[:=]\s*(?:\{\s*shell\s*=\s*)?|//go:generate\s+|.*\bCOMMAND\s+|"[^"]+"\s*:\s*\[?\s*|<argument>|<executable>)`)
+var configKeyRe = refilter.MustCompile(`^\s*(?:-\s+)?(?:(?:run|entry|command|cmd|script|commands(?:_pre|_post)?|test|shell)\s*[:=]\s*(?:\{\s*shell\s*=\s*)?|//go:generate\s+|.*\bCOMMAND\s+|"[^"]+"\s*:\s*\[?\s*|<argument>|<executable>)`)
 
 // configCommands returns the command lines of a build tool's
 // configuration: the values after the keys configKeyRe knows, quotes and
@@ -758,7 +757,7 @@ func dedent(s string) string {
 
 // xmlExecRe finds Maven exec-plugin executables and arguments, wherever
 // they sit on their lines.
-var xmlExecRe = regexp.MustCompile(`<(executable|argument)>([^<]*)</(?:executable|argument)>`)
+var xmlExecRe = refilter.MustCompile(`<(executable|argument)>([^<]*)</(?:executable|argument)>`)
 
 // composeUp follows "docker compose up|run [SERVICE...]" into a compose
 // file the session wrote: each service runs as the "docker run" with the

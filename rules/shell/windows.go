@@ -1,8 +1,9 @@
 package shell
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // Windows commands (PowerShell cmdlets and cmd.exe builtins) are read
@@ -274,7 +275,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 }
 
 // psEnvRe is PowerShell's environment prefix, $env:NAME.
-var psEnvRe = regexp.MustCompile(`(?i)\$env:`)
+var psEnvRe = refilter.MustCompile(`(?i)\$env:`)
 
 // winSplit splits a command line at blanks, keeping quoted parts whole
 // and backslashes as they are; it stops at the first shell operator.
@@ -418,4 +419,4 @@ func psURL(words []string) string {
 }
 
 // winExeRe is a command line starting with a Windows path to a program.
-var winExeRe = regexp.MustCompile(`^\s*"?(?:[A-Za-z]:\\|\.\\|\$env:\w+\\|%\w+%\\)[^"\s]*\.(?:exe|bat|cmd|ps1|com)\b`)
+var winExeRe = refilter.MustCompile(`^\s*"?(?:[A-Za-z]:\\|\.\\|\$env:\w+\\|%\w+%\\)[^"\s]*\.(?:exe|bat|cmd|ps1|com)\b`)
