@@ -565,17 +565,12 @@ func (p *psParser) typed() (psVal, bool) {
 		v, ok := p.primary()
 		return psVal{s: v.str()}, ok
 	case "scriptblock":
-		if p.eat("::Create") && p.eat("(") {
-			v, ok := p.expr()
-			if !ok || !p.eat(")") {
-				return v, false
-			}
-			return psVal{s: v.str()}, true
+		if v, called, ok := p.call("::Create"); called {
+			return psVal{s: v.str()}, ok
 		}
 	case "convert":
-		if p.eat("::FromBase64String") && p.eat("(") {
-			v, ok := p.expr()
-			if !ok || !p.eat(")") {
+		if v, called, ok := p.call("::FromBase64String"); called {
+			if !ok {
 				return v, false
 			}
 			b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(v.str()))
@@ -612,9 +607,8 @@ func (p *psParser) typed() (psVal, bool) {
 			return p.netDelete()
 		}
 		for _, m := range []string{"::ReadAllText", "::ReadAllBytes", "::ReadAllLines", "::OpenRead", "::ReadLines"} {
-			if p.eat(m) && p.eat("(") {
-				v, ok := p.expr()
-				if !ok || !p.eat(")") {
+			if v, called, ok := p.call(m); called {
+				if !ok {
 					return v, false
 				}
 				p.reads = append(p.reads, v.str())
@@ -635,11 +629,7 @@ func (p *psParser) typed() (psVal, bool) {
 			return psVal{s: strings.Join(args, `\`)}, true
 		}
 	case "environment":
-		if p.eat("::GetFolderPath") && p.eat("(") {
-			v, ok := p.expr()
-			if !ok || !p.eat(")") {
-				return v, false
-			}
+		if v, called, ok := p.call("::GetFolderPath"); called && ok {
 			switch strings.ToLower(strings.TrimPrefix(v.str(), "[Environment+SpecialFolder]::")) {
 			case "userprofile", "mydocuments", "personal", "desktop":
 				return psVal{s: "~"}, true
@@ -651,6 +641,16 @@ func (p *psParser) typed() (psVal, bool) {
 		}
 	}
 	return psVal{}, false
+}
+
+// call reads ".Method(EXPR)" or "::Method(EXPR)" with one argument:
+// called says the method came next, ok that its argument was read.
+func (p *psParser) call(method string) (v psVal, called, ok bool) {
+	if !p.eat(method) || !p.eat("(") {
+		return psVal{}, false, false
+	}
+	v, ok = p.expr()
+	return v, true, ok && p.eat(")")
 }
 
 // netDelete reads the rest of [IO.Directory]::Delete(PATH[, $true]) or
