@@ -537,9 +537,15 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		}
 	}
-	if (name == "terraform" || name == "tofu") && len(args.fields) >= 3 && args.fields[0] == "workspace" && (args.fields[1] == "select" || args.fields[1] == "new") {
-		// The workspace later commands act on, as TF_WORKSPACE would.
-		w.st.setVar("TF_WORKSPACE", args.fields[2])
+	if name == "terraform" || name == "tofu" {
+		f := args.fields
+		for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+			f = f[1:] // -chdir=DIR and other global options
+		}
+		if len(f) >= 3 && f[0] == "workspace" && (f[1] == "select" || f[1] == "new") {
+			// The workspace later commands act on, as TF_WORKSPACE would.
+			w.st.setVar("TF_WORKSPACE", f[2])
+		}
 	}
 	if name == "git" && len(args.fields) > 0 && args.fields[0] == "stash" && (len(args.fields) == 1 || args.fields[1] == "push" || args.fields[1] == "save" || strings.HasPrefix(args.fields[1], "-")) {
 		// Work stashed first is not lost by a reset that follows.

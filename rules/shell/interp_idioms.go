@@ -1173,10 +1173,23 @@ func namesOnlyVar(code string, start, end int) bool {
 	itemsRe := regexp.MustCompile(`for\s+(\w+)\s*,\s*(\w+)\s+in\s+(?:sorted\(\s*)?` + name + `\.items\(\)`)
 	safe := len(keyUse.FindAllStringIndex(rest, 32))
 	for _, it := range itemsRe.FindAllStringSubmatchIndex(rest, 8) {
-		// The values only as truth or length: bool(v), len(v), v is None.
-		line := rest[max(0, strings.LastIndexByte(rest[:it[0]], '\n')+1):]
+		// The values only as truth or length: bool(v), len(v), v is None,
+		// in the comprehension's line or the loop's indented body.
+		start := max(0, strings.LastIndexByte(rest[:it[0]], '\n')+1)
+		line := rest[start:]
 		if i := strings.IndexByte(line, '\n'); i >= 0 {
-			line = line[:i]
+			head := line[:i]
+			if strings.HasSuffix(strings.TrimSpace(head), ":") {
+				indent := len(head) - len(strings.TrimLeft(head, " \t"))
+				body := line[i+1:]
+				for _, l := range strings.SplitAfter(body, "\n") {
+					if strings.TrimSpace(l) != "" && len(l)-len(strings.TrimLeft(l, " \t")) <= indent {
+						break
+					}
+					head += "\n" + strings.TrimRight(l, "\n")
+				}
+			}
+			line = head
 		}
 		v := rest[it[4]:it[5]]
 		all := regexp.MustCompile(`\b`+v+`\b`).FindAllStringIndex(line, -1)
