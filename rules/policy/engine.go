@@ -240,6 +240,9 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 		hits[ref.order], state[ref.order] = &h, done
 	}
 	for _, v := range views {
+		if v.c.HelpOnly() {
+			continue
+		}
 		for _, ref := range ix.byProg[v.c.Name] {
 			try(ref, v, true)
 		}

@@ -177,6 +177,15 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 			return "", false, ""
 		}
 	}
+	if base == "npm" || base == "pnpm" || base == "yarn" || base == "bun" {
+		if nr, line, ok := pkgRunner(base, r); ok {
+			if line != "" {
+				w.sub(line, c.with(base), nil)
+				return "", false, ""
+			}
+			return w.emit(nr.wrap(base), c.with(base), in)
+		}
+	}
 	if nr, via, ok := unwrap(base, r); ok {
 		nr = nr.wrap(base)
 		nc := c.with(via)
@@ -273,6 +282,12 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 	w.out[idx] = cmd
 
 	w.trackFiles(cmd, in)
+	if base == "sed" || base == "gsed" {
+		// "echo 'rm -rf ~' | sed e": sed's e command runs its lines.
+		if text, exec, ok := sedOut(cmd.Args, in, w.st); ok && exec {
+			w.emit(newRaw([]string{"sh"}), c.with("sed e"), stdinInfo{content: text, known: true, kind: "pipe", sources: []Source{{Kind: "pipe", Name: "sed", Text: cmd.String()}}})
+		}
+	}
 	out, known := staticOut(base, cmd.Args, in, w.st)
 	dl := ""
 	if isDownloader(cmd) {
@@ -294,7 +309,7 @@ func stdinText(in stdinInfo) string {
 // or database they act on.
 var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
 	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI",
-	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "DJANGO_SETTINGS_MODULE",
+	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "PGDATABASE", "MYSQL_DATABASE", "DJANGO_SETTINGS_MODULE",
 	"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN", "TF_WORKSPACE", "GIT_STASHED"}
 
 func isSelector(name string) bool {

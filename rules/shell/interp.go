@@ -133,10 +133,39 @@ func psDownloadRun(code string) string {
 	return ""
 }
 
+var psPrintedRe = refilter.MustCompile(`(?i)\b(?:write-(?:host|output|warning|verbose|information|error|debug)|echo)\s+(?:'[^']*'|"[^"]*")`)
+
+// psMaskPrinted empties the strings PowerShell code only prints
+// ("Write-Host 'never run iwr URL | iex'"): text shown to a reader is not
+// code, unless the printed text is itself piped to Invoke-Expression.
+func psMaskPrinted(code string) string {
+	if !strings.Contains(strings.ToLower(code), "write-") && !strings.Contains(strings.ToLower(code), "echo") {
+		return code
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range psPrintedRe.FindAllStringIndex(code, -1) {
+		rest := strings.ToLower(strings.TrimLeft(code[m[1]:], " \t"))
+		if strings.HasPrefix(rest, "|") {
+			rest = strings.TrimLeft(rest[1:], " \t")
+			if strings.HasPrefix(rest, "iex") || strings.HasPrefix(rest, "invoke-expression") {
+				continue
+			}
+		}
+		word := code[m[0]:m[1]]
+		q := strings.IndexAny(word, `'"`)
+		b.WriteString(code[last:m[0]])
+		b.WriteString(word[:q+1] + word[len(word)-1:])
+		last = m[1]
+	}
+	b.WriteString(code[last:])
+	return b.String()
+}
+
 // psNetExec records PowerShell code that evaluates a download as the
 // pipe-to-shell it is.
 func (w *walker) psNetExec(code string, c ctx) {
-	if u := psNetURL(code); u != "" {
+	if u := psNetURL(psMaskPrinted(code)); u != "" {
 		w.codeItem(codeItem{shell: "curl -s " + quote(u) + " | iex", via: "powershell iex(network)"}, c)
 	}
 }
@@ -668,7 +697,13 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			add(codeItem{argv: []string{"cat", p}, via: via + " path", text: clip(code[m[0]:], 200)})
 		}
 	}
+	// A program that only prints what it decodes shows text; piped to a
+	// shell, its output is walked as the command it is (staticOut).
+	_, printOnly := printedOutput(code)
 	for _, m := range b64Re.FindAllStringIndex(code, -1) {
+		if printOnly {
+			break
+		}
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
 			if dec, ok := decodeB64(s); ok && printable(dec) {
 				for _, it := range extractDepth(lang, dec, depth+1, nil) {
@@ -682,6 +717,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	// bytes.fromhex("726d20...").decode(), binascii.unhexlify(...): the
 	// hex spelling of the same trick.
 	for _, m := range hexDecRe.FindAllStringIndex(code, -1) {
+		if printOnly {
+			break
+		}
 		if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
 			if b, err := hex.DecodeString(strings.Join(strings.Fields(s), "")); err == nil && printable(string(b)) {
 				dec := string(b)

@@ -78,7 +78,13 @@ var (
 // readCharCodes reads text spelled as character codes at the start of s.
 func readCharCodes(s string) (string, int, bool) {
 	if m := chrJoinRe.FindStringSubmatchIndex(head(s, 4096)); m != nil {
-		nums := s[m[2]:m[3]] + s[max(m[4], 0):max(m[5], 0)]
+		// One of the two alternatives matched; the other's group is -1.
+		var nums string
+		for g := 1; g <= 2; g++ {
+			if m[2*g] >= 0 {
+				nums += s[m[2*g]:m[2*g+1]]
+			}
+		}
 		var b strings.Builder
 		for _, f := range strings.FieldsFunc(nums, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' }) {
 			n, err := strconv.Atoi(f)

@@ -309,6 +309,9 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, in stdinInfo) (string, bool) {
 			w.stmts(ic.Then, c)
 		}
 	case *syntax.WhileClause:
+		if w.readLoop(s, x, c, in) {
+			break
+		}
 		w.stmts(x.Cond, c)
 		w.stmts(x.Do, c)
 	case *syntax.ForClause:
@@ -1121,4 +1124,45 @@ func secretSource(f []string) string {
 		return "~/.kube/config"
 	}
 	return ""
+}
+
+// maxReadLoopLines caps how many input lines a "while read" loop is
+// walked for: enough for a list of commands, bounded for a large file.
+const maxReadLoopLines = 64
+
+// readLoop walks "while read -r line; do sh -c "$line"; done < file"
+// once per line of a known input (a file the session wrote, a heredoc, a
+// pipeline stage's known output), with the loop variables bound as read
+// binds them: each line of the file is then a command like any other.
+// It reports false, leaving the loop to the generic walk, when the
+// condition is not a lone read or the input is not known.
+func (w *walker) readLoop(s *syntax.Stmt, x *syntax.WhileClause, c ctx, in stdinInfo) bool {
+	if x.Until || len(x.Cond) != 1 {
+		return false
+	}
+	call, ok := x.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || w.literal(call.Args[0], c) != "read" {
+		return false
+	}
+	for _, r := range s.Redirs {
+		switch {
+		case r.Op == syntax.RdrIn && r.Word != nil:
+			in = w.fileStdin(w.literal(r.Word, c), nil)
+		case (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil:
+			in = stdinInfo{content: w.document(r.Hdoc, c), known: true, kind: "heredoc"}
+		}
+	}
+	if !in.known || Unknown(in.content) {
+		return false
+	}
+	lines := strings.Split(strings.TrimRight(in.content, "\n"), "\n")
+	if len(lines) > maxReadLoopLines {
+		lines = lines[:maxReadLoopLines]
+	}
+	for _, l := range lines {
+		line := stdinInfo{content: l + "\n", known: true, kind: in.kind, sources: in.sources}
+		w.stmt(x.Cond[0], c, line)
+		w.stmts(x.Do, c)
+	}
+	return true
 }

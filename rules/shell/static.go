@@ -235,6 +235,20 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 			b.WriteString(a + "\n")
 		}
 		return b.String(), b.Len() > 0
+	case "python", "python3", "python2", "pypy3", "node", "nodejs", "ruby", "perl", "bun", "deno":
+		// python3 -c 'print("...")': what the one-liner prints.
+		if code, ok := interpCode(name, args); ok {
+			return printedOutput(code)
+		}
+	case "grep", "egrep", "fgrep", "rg":
+		return grepOut(name, args, in, st)
+	case "sed", "gsed":
+		if out, exec, ok := sedOut(args, in, st); ok && !exec {
+			return out, true
+		}
+		return "", false
+	case "jq", "gojq":
+		return jqOut(args, in, st)
 	case "head", "tail", "sort", "uniq":
 		// Filters keep the shape of known input; which lines survive
 		// does not matter to what the words are.

@@ -167,6 +167,14 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 				}, langArg(mode)...)
 			}
 		}
+		if cmd.Name == "pytest" || cmd.Name == "py.test" {
+			// The test modules pytest collects are code it runs: the files
+			// named, or under the directories named, or (with no
+			// operands) every test_*.py / *_test.py the session wrote.
+			w.runTaskFile(w.pytestFiles(args), "pytest", c, func(content string) []string {
+				return []string{content}
+			}, "python")
+		}
 	case "direnv":
 		// "direnv allow", "direnv exec DIR CMD", "direnv reload": the
 		// .envrc is sourced by a shell.
@@ -881,5 +889,45 @@ func unitExecLines(content string) []string {
 			out = append(out, v)
 		}
 	}
+	return out
+}
+
+// pytestFiles lists the session's Python files pytest would collect for
+// these arguments.
+func (w *walker) pytestFiles(args []string) []string {
+	var roots []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-k" || a == "-m" || a == "-c" || a == "-p" || a == "--rootdir" || a == "-o" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		a, _, _ = strings.Cut(a, "::") // tests/test_x.py::test_one
+		roots = append(roots, CleanPath(a))
+	}
+	var out []string
+	for key := range w.st.Files {
+		if !strings.HasSuffix(key, ".py") {
+			continue
+		}
+		base := path.Base(key)
+		test := strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py")
+		if len(roots) == 0 {
+			if test {
+				out = append(out, key)
+			}
+			continue
+		}
+		for _, r := range roots {
+			if key == r || strings.HasSuffix(key, "/"+r) || test && (strings.HasPrefix(key, r+"/") || strings.Contains(key, "/"+r+"/")) {
+				out = append(out, key)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }

@@ -452,3 +452,74 @@ func danglingFilter(args []string) bool {
 	}
 	return false
 }
+
+// pkgRunner unwraps the Node package managers' ways of running a
+// package's program: "npm exec [--] CMD", "pnpm --filter api exec CMD",
+// "pnpm dlx CMD", "yarn workspace api exec CMD", "yarn dlx CMD", "bun x
+// CMD". Monorepo agents reach their tools this way far more often than
+// through npx, and a prefix assignment (DATABASE_URL=…) still applies
+// to what runs. shellText is set instead when the runner is handed a
+// shell command line ("npm exec -c 'CMD'", "pnpm exec --shell-mode").
+// Scripts ("npm run build") are the task resolver's, not this.
+func pkgRunner(base string, r rawCmd) (out rawCmd, shellText string, ok bool) {
+	f := r.fields
+	// Global options that take a value, per manager; "-w" is npm's
+	// --workspace NAME but pnpm's --workspace-root flag.
+	valued := map[string]bool{"--filter": true, "-F": true, "-C": true, "--dir": true, "--prefix": true, "--cwd": true,
+		"--workspace": true, "--loglevel": true, "--reporter": true, "--config": true, "--userconfig": true}
+	if base == "npm" {
+		valued["-w"] = true
+	}
+	i := 1
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		if !strings.Contains(f[i], "=") && valued[f[i]] {
+			i++
+		}
+		i++
+	}
+	if i >= len(f) {
+		return r, "", false
+	}
+	if base == "yarn" && f[i] == "workspace" && i+2 < len(f) {
+		// "yarn workspace NAME CMD…": a script of that name, else the
+		// program; "yarn workspace NAME exec CMD" below.
+		i += 2
+		if f[i] != "exec" && f[i] != "dlx" && f[i] != "run" {
+			return r.drop(i), "", true
+		}
+	}
+	switch sub := f[i]; {
+	case sub == "exec" && base != "bun", sub == "dlx" && (base == "pnpm" || base == "yarn"), sub == "x" && base == "bun":
+	default:
+		return r, "", false
+	}
+	i++
+	shell := false
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		a := f[i]
+		i++
+		switch {
+		case a == "--":
+			goto cmd
+		case a == "-c" || a == "--call" || a == "--shell-mode":
+			shell = true
+			if base == "npm" && i < len(f) {
+				return r, f[i], true
+			}
+		case !strings.Contains(a, "=") && (a == "-p" || a == "--package" || valued[a]):
+			i++
+		}
+	}
+cmd:
+	if i >= len(f) {
+		return r, "", false
+	}
+	if shell {
+		// pnpm exec --shell-mode "CMD …": the rest is one command line.
+		return r, strings.Join(f[i:], " "), true
+	}
+	if strings.Contains(f[i], "://") {
+		return r, "", false // a package fetched from a URL: keep the manager visible
+	}
+	return r.drop(i), "", true
+}

@@ -1,0 +1,535 @@
+package shell
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The line filters below compute what grep, sed and jq print from a
+// known input (a file the session wrote, a heredoc, a known pipeline
+// stage) when their program is simple enough to evaluate exactly:
+// "grep '^curl' docs/quickstart.md | bash" runs the lines grep selects,
+// "jq -r .cleanup ops.json | sh" the string it extracts. Anything they
+// cannot evaluate exactly (context lines, counts, scripts of several
+// commands, filters beyond a path) stays unknown rather than guessed, so
+// a filter that drops the dangerous lines is never read as keeping them.
+
+// filterInput is the text a filter reads: its file operands when the
+// session wrote them all, else its known standard input.
+func filterInput(files []string, in stdinInfo, st *State) (string, bool) {
+	if len(files) == 0 {
+		return in.content, in.known && !Unknown(in.content)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		if f == "-" {
+			if !in.known {
+				return "", false
+			}
+			b.WriteString(in.content)
+			continue
+		}
+		_, file := st.LookupFile(f)
+		if file == nil || file.Downloaded || Unknown(file.Content) {
+			return "", false
+		}
+		b.WriteString(file.Content)
+	}
+	return b.String(), true
+}
+
+// grepOut evaluates grep/egrep/fgrep/rg with one pattern.
+func grepOut(name string, args []string, in stdinInfo, st *State) (string, bool) {
+	ere, fixed, icase, invert, only, whole, word := name == "egrep" || name == "rg", name == "fgrep", false, false, false, false, false
+	var pattern string
+	havePat := false
+	var files []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			files = append(files, args[i+1:]...)
+			i = len(args)
+			continue
+		case a == "-e" || a == "--regexp":
+			if havePat || i+1 >= len(args) {
+				return "", false
+			}
+			pattern, havePat = args[i+1], true
+			i++
+			continue
+		case strings.HasPrefix(a, "--"):
+			switch a {
+			case "--extended-regexp":
+				ere = true
+			case "--fixed-strings":
+				fixed = true
+			case "--ignore-case":
+				icase = true
+			case "--invert-match":
+				invert = true
+			case "--only-matching":
+				only = true
+			case "--line-regexp":
+				whole = true
+			case "--word-regexp":
+				word = true
+			case "--no-filename", "--color=never", "--no-line-number", "--no-heading":
+			default:
+				return "", false
+			}
+			continue
+		case len(a) > 1 && a[0] == '-':
+			for _, f := range a[1:] {
+				switch f {
+				case 'E':
+					ere = true
+				case 'F':
+					fixed = true
+				case 'G':
+					ere = false
+				case 'i':
+					icase = true
+				case 'v':
+					invert = true
+				case 'o':
+					only = true
+				case 'x':
+					whole = true
+				case 'w':
+					word = true
+				case 'h', 's', 'N':
+				default:
+					return "", false // counts, names, numbers, context: another output
+				}
+			}
+			continue
+		}
+		if !havePat {
+			pattern, havePat = a, true
+		} else {
+			files = append(files, a)
+		}
+	}
+	if !havePat || len(files) > 1 && name != "rg" {
+		return "", false
+	}
+	var expr string
+	switch {
+	case fixed:
+		expr = regexp.QuoteMeta(pattern)
+	case ere:
+		expr = strings.NewReplacer(`\<`, `\b`, `\>`, `\b`).Replace(pattern)
+	default:
+		var ok bool
+		if expr, ok = breToRE2(pattern); !ok {
+			return "", false
+		}
+	}
+	if word {
+		expr = `\b(?:` + expr + `)\b`
+	}
+	if whole {
+		expr = `^(?:` + expr + `)$`
+	}
+	if icase {
+		expr = `(?i)` + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return "", false
+	}
+	text, ok := filterInput(files, in, st)
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	for _, line := range lines(text) {
+		switch {
+		case only && !invert:
+			for _, m := range re.FindAllString(line, -1) {
+				b.WriteString(m + "\n")
+			}
+		case re.MatchString(line) != invert:
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String(), true
+}
+
+// breToRE2 converts a POSIX basic regular expression: \( \) \{ \} \| \+
+// \? are the operators and the bare characters literals.
+func breToRE2(p string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			n := p[i+1]
+			i++
+			switch n {
+			case '(', ')', '{', '}', '|', '+', '?':
+				b.WriteByte(n)
+			case '<', '>':
+				b.WriteString(`\b`)
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(n)
+			}
+		case c == '(' || c == ')' || c == '{' || c == '}' || c == '|' || c == '+' || c == '?':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '[':
+			j := i + 1
+			if j < len(p) && p[j] == '^' {
+				j++
+			}
+			if j < len(p) && p[j] == ']' {
+				j++
+			}
+			for j < len(p) && p[j] != ']' {
+				j++
+			}
+			if j >= len(p) {
+				return "", false
+			}
+			b.WriteString(p[i : j+1])
+			i = j
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// sedOut evaluates a sed program of one command: s/RE/REPL/FLAGS, p or
+// d, each optionally behind a /RE/ address, with or without -n. exec is
+// set when the program runs its pattern space as a shell command (the
+// "e" command, or the e flag of s): the output is then what runs.
+func sedOut(args []string, in stdinInfo, st *State) (out string, exec, ok bool) {
+	quiet, ere := false, false
+	var script string
+	haveScript := false
+	var files []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-n" || a == "--quiet" || a == "--silent":
+			quiet = true
+		case a == "-E" || a == "-r" || a == "--regexp-extended":
+			ere = true
+		case a == "-nE" || a == "-En" || a == "-nr" || a == "-rn":
+			quiet, ere = true, true
+		case a == "-e" || a == "--expression":
+			if haveScript || i+1 >= len(args) {
+				return "", false, false
+			}
+			script, haveScript = args[i+1], true
+			i++
+		case strings.HasPrefix(a, "-") && a != "-":
+			return "", false, false // -i edits in place; -f, -z, -s: not evaluated
+		case !haveScript:
+			script, haveScript = a, true
+		default:
+			files = append(files, a)
+		}
+	}
+	if !haveScript {
+		return "", false, false
+	}
+	text, ok := filterInput(files, in, st)
+	if !ok {
+		return "", false, false
+	}
+	compile := func(p string) (*regexp.Regexp, bool) {
+		if !ere {
+			var ok bool
+			if p, ok = breToRE2(p); !ok {
+				return nil, false
+			}
+		}
+		re, err := regexp.Compile(p)
+		return re, err == nil
+	}
+	script = strings.TrimSpace(script)
+	var addr *regexp.Regexp
+	if strings.HasPrefix(script, "/") {
+		end := strings.IndexByte(script[1:], '/')
+		if end < 0 {
+			return "", false, false
+		}
+		if addr, ok = compile(script[1 : end+1]); !ok {
+			return "", false, false
+		}
+		script = strings.TrimSpace(script[end+2:])
+	}
+	selected := func(l string) bool { return addr == nil || addr.MatchString(l) }
+	var b strings.Builder
+	switch {
+	case script == "e":
+		for _, l := range lines(text) {
+			if selected(l) {
+				b.WriteString(l + "\n")
+			}
+		}
+		return b.String(), true, true
+	case script == "p" || script == "d":
+		for _, l := range lines(text) {
+			sel := selected(l)
+			if script == "d" && sel {
+				continue
+			}
+			if !quiet {
+				b.WriteString(l + "\n")
+			}
+			if script == "p" && sel {
+				b.WriteString(l + "\n")
+			}
+		}
+		return b.String(), false, true
+	case len(script) > 3 && script[0] == 's':
+		d := script[1]
+		parts := strings.Split(script[2:], string(d))
+		if len(parts) != 3 || strings.Contains(parts[0], `\`+string(d)) {
+			return "", false, false
+		}
+		re, ok := compile(parts[0])
+		if !ok {
+			return "", false, false
+		}
+		repl := sedReplacement(parts[1])
+		global, print, run := false, false, false
+		for _, f := range parts[2] {
+			switch f {
+			case 'g':
+				global = true
+			case 'p':
+				print = true
+			case 'e':
+				run = true
+			default:
+				return "", false, false
+			}
+		}
+		for _, l := range lines(text) {
+			matched := selected(l) && re.MatchString(l)
+			if matched {
+				if global {
+					l = re.ReplaceAllString(l, repl)
+				} else if m := re.FindStringSubmatchIndex(l); m != nil {
+					l = l[:m[0]] + string(re.ExpandString(nil, repl, l, m)) + l[m[1]:]
+				}
+			}
+			if !quiet || print && matched {
+				b.WriteString(l + "\n")
+			}
+		}
+		return b.String(), run, true
+	}
+	return "", false, false
+}
+
+// sedReplacement turns sed's & and \1 into the regexp package's ${0}
+// and ${1}.
+func sedReplacement(r string) string {
+	var b strings.Builder
+	for i := 0; i < len(r); i++ {
+		switch c := r[i]; {
+		case c == '&':
+			b.WriteString("${0}")
+		case c == '$':
+			b.WriteString("$$")
+		case c == '\\' && i+1 < len(r):
+			i++
+			if r[i] >= '0' && r[i] <= '9' {
+				b.WriteString("${" + string(r[i]) + "}")
+			} else if r[i] == 'n' {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(r[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// jqOut evaluates jq -r with a path filter (.a.b, .steps[].run, .[0]).
+func jqOut(args []string, in stdinInfo, st *State) (string, bool) {
+	raw := false
+	var filter string
+	haveFilter := false
+	var files []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-r" || a == "--raw-output" || a == "-j" || a == "--join-output":
+			raw = true
+		case a == "-c" || a == "--compact-output" || a == "-M" || a == "--monochrome-output" || a == "-e":
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			return "", false
+		case !haveFilter:
+			filter, haveFilter = a, true
+		default:
+			files = append(files, a)
+		}
+	}
+	if !raw || !haveFilter {
+		return "", false
+	}
+	steps, ok := jqPath(filter)
+	if !ok {
+		return "", false
+	}
+	text, ok := filterInput(files, in, st)
+	if !ok {
+		return "", false
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var b strings.Builder
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			if dec.More() || strings.TrimSpace(text) == "" {
+				return "", false
+			}
+			break
+		}
+		vals := []any{v}
+		for _, s := range steps {
+			vals = s(vals)
+		}
+		for _, x := range vals {
+			switch t := x.(type) {
+			case string:
+				b.WriteString(t + "\n")
+			case nil:
+				b.WriteString("null\n")
+			default:
+				var buf bytes.Buffer
+				if err := json.NewEncoder(&buf).Encode(t); err != nil {
+					return "", false
+				}
+				b.Write(buf.Bytes())
+			}
+		}
+		if !dec.More() {
+			break
+		}
+	}
+	return b.String(), true
+}
+
+type jqStep func([]any) []any
+
+// jqPath parses a jq path of .name, ."name", [] and [N] steps.
+func jqPath(f string) ([]jqStep, bool) {
+	f = strings.TrimSpace(f)
+	if f == "" || f[0] != '.' {
+		return nil, false
+	}
+	var steps []jqStep
+	for i := 0; i < len(f); {
+		switch {
+		case f[i] == '.' && i+1 < len(f) && f[i+1] == '"':
+			j := strings.IndexByte(f[i+2:], '"')
+			if j < 0 {
+				return nil, false
+			}
+			steps = append(steps, jqKey(f[i+2:i+2+j]))
+			i += j + 3
+		case f[i] == '.':
+			j := i + 1
+			for j < len(f) && (f[j] == '_' || f[j] >= 'a' && f[j] <= 'z' || f[j] >= 'A' && f[j] <= 'Z' || f[j] >= '0' && f[j] <= '9') {
+				j++
+			}
+			if j > i+1 {
+				steps = append(steps, jqKey(f[i+1:j]))
+			}
+			i = j
+		case f[i] == '[':
+			j := strings.IndexByte(f[i:], ']')
+			if j < 0 {
+				return nil, false
+			}
+			idx := f[i+1 : i+j]
+			if idx == "" {
+				steps = append(steps, jqIter)
+			} else if n, err := strconv.Atoi(idx); err == nil {
+				steps = append(steps, jqIndex(n))
+			} else {
+				return nil, false
+			}
+			i += j + 1
+		default:
+			return nil, false // pipes, functions, selections: not a path
+		}
+	}
+	return steps, true
+}
+
+func jqKey(k string) jqStep {
+	return func(vs []any) []any {
+		var out []any
+		for _, v := range vs {
+			if m, ok := v.(map[string]any); ok {
+				out = append(out, m[k])
+			}
+		}
+		return out
+	}
+}
+
+func jqIter(vs []any) []any {
+	var out []any
+	for _, v := range vs {
+		switch t := v.(type) {
+		case []any:
+			out = append(out, t...)
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			// jq iterates an object in insertion order, which a Go map
+			// loses; sorted keys keep the result deterministic.
+			slices.Sort(keys)
+			for _, k := range keys {
+				out = append(out, t[k])
+			}
+		}
+	}
+	return out
+}
+
+func jqIndex(n int) jqStep {
+	return func(vs []any) []any {
+		var out []any
+		for _, v := range vs {
+			if a, ok := v.([]any); ok {
+				i := n
+				if i < 0 {
+					i += len(a)
+				}
+				if i >= 0 && i < len(a) {
+					out = append(out, a[i])
+				}
+			}
+		}
+		return out
+	}
+}
+
+// lines splits text into its lines, without a final empty one.
+func lines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
