@@ -118,6 +118,12 @@ func grepOut(name string, args []string, in stdinInfo, st *State) (string, bool)
 	if !havePat || len(files) > 1 && name != "rg" {
 		return "", false
 	}
+	// The input first: most greps read what the engine cannot know, and
+	// compiling the pattern would be wasted on them.
+	text, ok := filterInput(files, in, st)
+	if !ok {
+		return "", false
+	}
 	var expr string
 	switch {
 	case fixed:
@@ -141,10 +147,6 @@ func grepOut(name string, args []string, in stdinInfo, st *State) (string, bool)
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return "", false
-	}
-	text, ok := filterInput(files, in, st)
-	if !ok {
 		return "", false
 	}
 	var b strings.Builder

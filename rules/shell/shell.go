@@ -229,8 +229,13 @@ func Display(s string) string {
 		}
 		s = s[:i] + rep + s[j+len(unkClose):]
 	}
-	return strings.NewReplacer(unkOpen, "", unkClose, "", "\ue002", "", "\ue003", "").Replace(s)
+	return markerStrip.Replace(s)
 }
+
+// markerStrip removes the private-use markers that remain. Built once: a
+// Replacer builds its lookup table on first use, and Display runs for
+// every command the engine views.
+var markerStrip = strings.NewReplacer(unkOpen, "", unkClose, "", "\ue002", "", "\ue003", "")
 
 // Placeholder replaces every unknown part of s (an unset variable, a
 // command substitution) with rep: "~/.aws/sso/cache/$(ls ...)" becomes
