@@ -309,7 +309,7 @@ func stdinText(in stdinInfo) string {
 // or database they act on.
 var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
 	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI",
-	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "PGDATABASE", "MYSQL_DATABASE", "DJANGO_SETTINGS_MODULE",
+	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "PGDATABASE", "MYSQL_DATABASE", "FIRESTORE_EMULATOR_HOST", "DJANGO_SETTINGS_MODULE",
 	"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN", "TF_WORKSPACE", "GIT_STASHED"}
 
 func isSelector(name string) bool {
@@ -437,7 +437,12 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 func (w *walker) resendValues(cmds []Command, c ctx) {
 	var texts []string
 	for _, cmd := range cmds {
-		if !netSenders[cmd.Name] {
+		// Senders, and printers whose output reaches the agent: K=$(cat
+		// ~/.aws/credentials) in one call, echo "$K" in the next, shows
+		// the file as surely as cat would.
+		// (${#K} prints a length: no word is left unresolved.)
+		printed := (cmd.Name == "echo" || cmd.Name == "printf") && len(cmd.Unresolved) > 0 && (cmd.PipeLen <= 1 || cmd.PipeIndex == cmd.PipeLen-1) && !writesOut(cmd.Redirects)
+		if !netSenders[cmd.Name] && !printed {
 			continue
 		}
 		for _, vf := range cmd.ValueFrom {
@@ -990,7 +995,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	}
 	if strings.Contains(cmd.Program, "/") {
 		w.runFile(cmd, cmd.Program, c.with("script:"+CleanPath(cmd.Program)), append([]string{cmd.Program}, cmd.Args...))
-	} else if p := w.pathLookup(cmd.Program); p != "" {
+	} else if p := w.pathLookup(cmd.Program, cmd.Env); p != "" {
 		w.runFile(cmd, p, c.with("script:"+CleanPath(p)), append([]string{p}, cmd.Args...))
 	}
 }
@@ -1000,11 +1005,19 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 // "export PATH=/tmp/bin:$PATH" after writing /tmp/bin/ls makes a later
 // "ls" run that file. The search stops at the system directories, where
 // the real program would be found first.
-func (w *walker) pathLookup(name string) string {
+//
+// A PATH assigned for the command alone ("PATH=/tmp/b:$PATH ls") is the
+// one searched.
+func (w *walker) pathLookup(name string, env []string) string {
 	if name == "" || Unknown(name) || len(w.st.Files) == 0 {
 		return ""
 	}
 	pathVar, ok := w.st.Vars["PATH"]
+	for _, e := range env {
+		if v, found := strings.CutPrefix(e, "PATH="); found {
+			pathVar, ok = v, true
+		}
+	}
 	if !ok {
 		// The usual PATH of a user's shell: a program the session put
 		// in ~/bin or /usr/local/bin ("curl -o ~/bin/tool URL", then

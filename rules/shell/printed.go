@@ -28,6 +28,9 @@ func printedOutput(code string) (string, bool) {
 		if m == nil {
 			return "", false
 		}
+		// A newline left in the statement is inside a literal (Perl,
+		// Ruby and JavaScript strings may span lines): read it escaped.
+		st = strings.ReplaceAll(st, "\n", `\n`)
 		s, k, ok := readStrExpr(st[m[1]:], nil)
 		if !ok {
 			return "", false

@@ -301,6 +301,9 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 				nr := newRaw([]string{"cat", file})
 				nr.text = r.text
 				w.record(nr, "cat", c.with("xargs -a"), stdinInfo{})
+				// The items come from that file, not standard input: its
+				// known lines, or a download's unknown ones.
+				in = w.fileStdin(file, nil)
 				break
 			}
 		}
