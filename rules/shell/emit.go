@@ -756,10 +756,28 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				module = args.fields[i+1]
 			}
 		}
-		if module == "shell" || module == "command" || module == "raw" || module == "ansible.builtin.shell" || module == "ansible.builtin.command" {
-			for i, a := range args.fields {
-				if (a == "-a" || a == "--args") && i+1 < len(args.fields) {
-					w.sub(args.fields[i+1], c.with("ansible "+module), nil)
+		for i, a := range args.fields {
+			if (a == "-a" || a == "--args") && i+1 < len(args.fields) {
+				for _, line := range ansibleModuleCommands(module, args.fields[i+1]) {
+					w.sub(line, c.with("ansible "+module), nil)
+				}
+			}
+		}
+	case name == "ansible-playbook":
+		// A playbook the session wrote runs its tasks on the hosts.
+		for _, a := range args.fields {
+			if !strings.HasSuffix(a, ".yml") && !strings.HasSuffix(a, ".yaml") {
+				continue
+			}
+			key, f := w.st.LookupFile(a)
+			if f == nil || f.Downloaded {
+				continue
+			}
+			cc := c.with("ansible-playbook " + key)
+			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+			for _, t := range playbookTasks(f.Content) {
+				for _, line := range ansibleModuleCommands(t[0], t[1]) {
+					w.sub(line, cc, nil)
 				}
 			}
 		}
@@ -1403,10 +1421,12 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 		return
 	}
 	if it.argv != nil {
+		// A copy: items may come from the session's memo (extractMemo).
+		argv := make([]string, len(it.argv))
 		for i, a := range it.argv {
-			it.argv[i] = w.codeEnv(a)
+			argv[i] = w.codeEnv(a)
 		}
-		nr := newRaw(it.argv)
+		nr := newRaw(argv)
 		nr.text = it.text
 		nr.notes = it.notes
 		w.depth++
@@ -2145,4 +2165,71 @@ func adbShell(f []string) string {
 		return "su -c " + quote(strings.Join(words[2:], " "))
 	}
 	return strings.Join(words, " ")
+}
+
+// ansibleModuleCommands is the shell equivalent of an Ansible module
+// call: the command of shell, command, raw and script, and for service
+// and systemd the systemctl stop or disable a "state=stopped" or
+// "enabled=false" asks for (falco, auditd: a security control off).
+func ansibleModuleCommands(module, args string) []string {
+	module = strings.TrimPrefix(module, "ansible.builtin.")
+	module = strings.TrimPrefix(module, "ansible.legacy.")
+	switch module {
+	case "shell", "command", "raw":
+		return []string{args}
+	case "service", "systemd", "systemd_service":
+		kv := map[string]string{}
+		for _, f := range strings.Fields(args) {
+			if k, v, ok := strings.Cut(f, "="); ok {
+				kv[k] = strings.Trim(v, `"'`)
+			}
+		}
+		name := kv["name"]
+		if name == "" {
+			return nil
+		}
+		var out []string
+		if kv["state"] == "stopped" {
+			out = append(out, "systemctl stop "+quote(name))
+		}
+		switch strings.ToLower(kv["enabled"]) {
+		case "false", "no":
+			out = append(out, "systemctl disable "+quote(name))
+		}
+		if kv["masked"] == "true" || kv["masked"] == "yes" {
+			out = append(out, "systemctl mask "+quote(name))
+		}
+		return out
+	}
+	return nil
+}
+
+// playbookTaskRe finds a task's module line in a playbook: "shell: CMD",
+// "ansible.builtin.command: CMD", "service: name=auditd state=stopped".
+var playbookTaskRe = refilter.MustCompile(`(?m)^\s*-?\s*((?:ansible\.(?:builtin|legacy)\.)?(?:shell|command|raw|service|systemd|systemd_service))\s*:\s*(.*)$`)
+
+// playbookTasks lists the (module, arguments) of a playbook's tasks whose
+// arguments are written inline or as a block scalar (| or >) below.
+func playbookTasks(src string) [][2]string {
+	var out [][2]string
+	for _, m := range playbookTaskRe.FindAllStringSubmatchIndex(src, 64) {
+		module, val := src[m[2]:m[3]], strings.TrimSpace(src[m[4]:m[5]])
+		if val == "|" || val == ">" || val == "|-" || val == ">-" {
+			// The indented lines after it.
+			rest := src[m[1]:]
+			var lines []string
+			for _, l := range strings.Split(strings.TrimPrefix(rest, "\n"), "\n") {
+				if strings.TrimSpace(l) == "" || !strings.HasPrefix(l, "  ") {
+					break
+				}
+				lines = append(lines, strings.TrimSpace(l))
+			}
+			val = strings.Join(lines, "\n")
+		}
+		val = strings.Trim(val, `"'`)
+		if val != "" {
+			out = append(out, [2]string{module, val})
+		}
+	}
+	return out
 }

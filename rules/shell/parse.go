@@ -435,8 +435,24 @@ func (w *walker) forClause(x *syntax.ForClause, c ctx) {
 		w.stmts(x.Do, c)
 		return
 	}
+	// "for s in $(kubectl get secret -o name)": the loop variable holds
+	// what the substitution printed, as an assignment from it would.
+	from := ""
+	for _, word := range wi.Items {
+		for _, p := range word.Parts {
+			if _, ok := p.(*syntax.CmdSubst); ok {
+				from = wordText(word, c)
+			}
+		}
+	}
 	for _, it := range items {
 		w.st.setVar(wi.Name.Value, it)
+		if from != "" && Unknown(it) {
+			if w.st.VarFrom == nil {
+				w.st.VarFrom = map[string]string{}
+			}
+			w.st.VarFrom[wi.Name.Value] = from
+		}
 		w.stmts(x.Do, c)
 	}
 }

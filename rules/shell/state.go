@@ -75,6 +75,32 @@ type State struct {
 	// function or file; when it is older than the current one, using it
 	// is a cross-call dependency.
 	origin map[string]int
+	// codeMemo keeps what the code scanner found in a project file the
+	// session runs again and again (every pytest, make or rake run
+	// rescans the same conftest.py, Makefile or test modules). The
+	// scanner is a pure function of language and text; a Clone starts
+	// without it.
+	codeMemo map[codeKey][]codeItem
+}
+
+type codeKey struct{ lang, code string }
+
+// maxCodeMemo bounds codeMemo per session; it is emptied when full.
+const maxCodeMemo = 32
+
+// extractMemo is extractCode through the session's memo. Callers must
+// not modify the items' slices.
+func (s *State) extractMemo(lang, code string) []codeItem {
+	k := codeKey{lang, code}
+	if items, ok := s.codeMemo[k]; ok {
+		return items
+	}
+	items := extractCode(lang, code)
+	if s.codeMemo == nil || len(s.codeMemo) >= maxCodeMemo {
+		s.codeMemo = map[codeKey][]codeItem{}
+	}
+	s.codeMemo[k] = items
+	return items
 }
 
 // File is something written to a path during the session.

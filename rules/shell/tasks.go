@@ -171,9 +171,13 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			// The test modules pytest collects are code it runs: the files
 			// named, or under the directories named, or (with no
 			// operands) every test_*.py / *_test.py the session wrote.
-			w.runTaskFile(w.pytestFiles(args), "pytest", c, func(content string) []string {
-				return []string{content}
-			}, "python")
+			// runTaskFile runs the first of its alternatives; pytest runs
+			// every module it collects.
+			for _, f := range w.pytestFiles(args) {
+				w.runTaskFile([]string{f}, "pytest", c, func(content string) []string {
+					return []string{content}
+				}, "python")
+			}
 		}
 	case "direnv":
 		// "direnv allow", "direnv exec DIR CMD", "direnv reload": the
@@ -306,7 +310,7 @@ func (w *walker) runTaskFile(files []string, label string, c ctx, recipes func(c
 		for _, r := range recipes(f.Content) {
 			if len(lang) > 0 {
 				// The recipe is interpreter code, not a shell line.
-				for _, it := range extractCode(lang[0], r) {
+				for _, it := range w.st.extractMemo(lang[0], r) {
 					w.codeItem(it, cc)
 				}
 				continue
