@@ -933,6 +933,21 @@ func (w *walker) pytestFiles(args []string) []string {
 			}
 		}
 	}
-	slices.Sort(out)
+	// The most recently written first, and a bounded number: a session
+	// that wrote hundreds of test modules would otherwise have each one
+	// rescanned on every test run. A dangerous module is caught on the
+	// run that follows its writing.
+	slices.SortFunc(out, func(a, b string) int {
+		if ga, gb := w.st.origin["file:"+a], w.st.origin["file:"+b]; ga != gb {
+			return gb - ga
+		}
+		return strings.Compare(a, b)
+	})
+	if len(out) > maxPytestModules {
+		out = out[:maxPytestModules]
+	}
 	return out
 }
+
+// maxPytestModules bounds the test modules one pytest run is scanned for.
+const maxPytestModules = 8
