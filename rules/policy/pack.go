@@ -104,6 +104,11 @@ type Matcher struct {
 	Via       []string `yaml:"via"`
 	Piped     *bool    `yaml:"piped"`
 	TextRegex string   `yaml:"text_regex"`
+	// TextNotRegex: the matcher does not hold when the source text, the
+	// normalised command or a substitution one of its values came from
+	// matches ("for ns in $(kubectl get ns -l preview=true); do kubectl
+	// delete ns $ns": the listing names what is deleted).
+	TextNotRegex string `yaml:"text_not_regex"`
 	// PatternAny: the search pattern of grep/egrep/rg (-e, -E, -F, -i,
 	// -v honoured) selects one of these lines: "env | grep AWS" prints
 	// AWS_SECRET_ACCESS_KEY, "env | grep AWS_REGION" does not.
@@ -136,7 +141,7 @@ type Matcher struct {
 	// ("gcloud auth print-access-token | curl -d @- URL").
 	IntoRe string `yaml:"into_regex"`
 
-	argsRe, argsNotRe, textRe, contentRe, stdinRe, stdinNotRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
+	argsRe, argsNotRe, textRe, textNotRe, contentRe, stdinRe, stdinNotRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
 	targets, except, reads, writes, paths                                                                    []*glob
 	programs, subcmd                                                                                         []*glob
 	argsAny, argsNone, via, notVia, dirNot                                                                   []*glob
@@ -362,6 +367,9 @@ func (m *Matcher) compile() error {
 		return err
 	}
 	if m.textRe, err = re(m.TextRegex); err != nil {
+		return err
+	}
+	if m.textNotRe, err = re(m.TextNotRegex); err != nil {
 		return err
 	}
 	if m.intoNotRe, err = re(m.IntoNotRe); err != nil {
