@@ -142,9 +142,9 @@ type Matcher struct {
 	IntoRe string `yaml:"into_regex"`
 
 	argsRe, argsNotRe, textRe, textNotRe, contentRe, stdinRe, stdinNotRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
-	targets, except, reads, writes, paths                                                                    []*glob
-	programs, subcmd                                                                                         []*glob
-	argsAny, argsNone, via, notVia, dirNot                                                                   []*glob
+	targets, except, reads, writes, paths                                                                               []*glob
+	programs, subcmd                                                                                                    []*glob
+	argsAny, argsNone, via, notVia, dirNot                                                                              []*glob
 }
 
 //go:embed packs/*.yaml
