@@ -783,6 +783,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			before := stmt[max(0, ix[0]-8):ix[0]]
 			after := stmt[ix[1]:min(len(stmt), ix[1]+8)]
 			if strings.Contains(before, "if ") || strings.Contains(before, "len(") || strings.Contains(before, "bool(") || strings.Contains(before, "not ") ||
+				strings.Contains(before, "Boolean(") || strings.Contains(before, "!!") || strings.Contains(before, "typeof ") || strings.HasSuffix(strings.TrimSpace(before), "!") ||
 				strings.HasPrefix(strings.TrimSpace(after), "else") || strings.HasPrefix(strings.TrimSpace(after), "is ") || strings.HasPrefix(strings.TrimSpace(after), "==") || strings.HasPrefix(strings.TrimSpace(after), "!=") || strings.HasPrefix(strings.TrimSpace(after), "?") {
 				// A test of the variable, not its value.
 				continue
