@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 )
 
 // The line filters below compute what grep, sed and jq print from a
@@ -243,6 +245,11 @@ func sedOut(args []string, in stdinInfo, st *State) (out string, exec, ok bool) 
 	if !haveScript {
 		return "", false, false
 	}
+	// "1e rm -rf ~", "$e CMD", "e CMD": GNU sed runs CMD itself, whatever
+	// the input.
+	if m := sedExecCmdRe.FindStringSubmatch(strings.TrimSpace(script)); m != nil {
+		return m[1] + "\n", true, true
+	}
 	text, ok := filterInput(files, in, st)
 	if !ok {
 		return "", false, false
@@ -295,8 +302,8 @@ func sedOut(args []string, in stdinInfo, st *State) (out string, exec, ok bool) 
 		return b.String(), false, true
 	case len(script) > 3 && script[0] == 's':
 		d := script[1]
-		parts := strings.Split(script[2:], string(d))
-		if len(parts) != 3 || strings.Contains(parts[0], `\`+string(d)) {
+		parts := splitUnescaped(script[2:], d)
+		if len(parts) != 3 {
 			return "", false, false
 		}
 		re, ok := compile(parts[0])
@@ -534,4 +541,32 @@ func lines(text string) []string {
 		return nil
 	}
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
+
+// sedExecCmdRe is GNU sed's "e COMMAND", with an optional line address.
+var sedExecCmdRe = refilter.MustCompile(`^(?:[0-9]+|\$)?\s*e\s+(\S.*)$`)
+
+// splitUnescaped splits an s command's body at unescaped delimiters d
+// and removes the escaping of d itself ("s/x/cat ~\/.ssh\/id_rsa/e").
+func splitUnescaped(body string, d byte) []string {
+	var parts []string
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body) && body[i+1] == d:
+			b.WriteByte(d)
+			i++
+		case c == '\\' && i+1 < len(body):
+			b.WriteByte(c)
+			b.WriteByte(body[i+1])
+			i++
+		case c == d:
+			parts = append(parts, b.String())
+			b.Reset()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return append(parts, b.String())
 }

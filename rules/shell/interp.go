@@ -32,10 +32,10 @@ var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*
 var (
 	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*_)?\s*:?=\s*`)
 	rmtreeRe        = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
-	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*`)
+	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*|\bunlink\s+glob\s*\(\s*`)
 	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
-	decoderRe       = refilter.MustCompile(`b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
+	decoderRe       = refilter.MustCompile(`strrev\(|array_map\(\s*["']chr|sprintf\(\s*["'][^"']*%c|b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
 	netReadRe       = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
 	wholeEnvRe      = refilter.MustCompile(`^\s*\(?\s*(?:(?:json\.dumps|pprint\.pformat|str|repr)\(\s*)?(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)(?:\s*\)|\s*,[^)]*){0,4}\s*;?\s*$`)
 	envLoopRe       = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bfor\s*\(\s*(?:const|let|var)\s*\[\s*\w+\s*,\s*\w+\s*\]\s*of\s+Object\.entries\(\s*process\.env\s*\)|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
@@ -64,7 +64,7 @@ var (
 	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
 	dbHostRe        = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
 	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*(?:\w+\.write|print)\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
-	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system)(?:\s+|\s*\(\s*)`)
+	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system|exec)(?:\s+|\s*\(\s*)`)
 	rustCmdRe       = refilter.MustCompile(`Command::new\(\s*"([^"]+)"\s*\)((?:\s*\.args?\(\s*(?:\[[^\]]*\]|"(?:[^"\\]|\\.)*")\s*\))*)`)
 	rustArgRe       = refilter.MustCompile(`\.args?\(\s*(?:(\[[^\]]*\])|"((?:[^"\\]|\\.)*)")\s*\)`)
 	perlOpenBareRe  = refilter.MustCompile(`\bopen\s+(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
@@ -263,7 +263,16 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			}
 			rest := code[m[1]:]
 			callee := strings.TrimSpace(code[m[0]:m[1]])
-			if strings.HasSuffix(callee, "(") && decoderRe.MatchString(callArg(rest)) {
+			arg := ""
+			if strings.HasSuffix(callee, "(") {
+				arg = callArg(rest)
+			} else if lang == "perl" || lang == "ruby" {
+				// Perl's and Ruby's calls without parentheses: the
+				// statement is the argument ("exec join '', map {...}").
+				arg, _, _ = strings.Cut(rest, ";")
+				arg, _, _ = strings.Cut(arg, "\n")
+			}
+			if arg != "" && decoderRe.MatchString(arg) {
 				// os.system(codecs.decode('...', 'rot13')), exec(''.join(map(chr,
 				// [...]))), system(pack("H*", "...")): whatever the text
 				// decodes to, a shell or interpreter runs a payload that was
@@ -488,7 +497,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		// rm_rf Dir.home, sh "cmd", sh("cmd").
 		for _, m := range rubyBareRe.FindAllStringSubmatchIndex(code, 8) {
 			callee := code[m[2]:m[3]]
-			if callee == "sh" || callee == "system" {
+			if callee == "sh" || callee == "system" || callee == "exec" {
 				if s, _, ok := readStrExpr(code[m[1]:], vars); ok {
 					add(codeItem{shell: s, via: via + " " + callee})
 				}
@@ -737,6 +746,16 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			add(codeItem{shell: dec, via: via + " base64"})
 		}
 	}
+	// eval(gzinflate(base64_decode("..."))), eval(atob("...")): code kept
+	// unreadable on purpose and run in-process.
+	for _, m := range evalCallRe.FindAllStringIndex(code, 8) {
+		if !strings.HasSuffix(code[m[0]:m[1]], "(") || inSpans(spans, m[0]) {
+			continue
+		}
+		if arg := callArg(code[m[1]:]); arg != "" && decoderRe.MatchString(arg) {
+			add(codeItem{argv: []string{lang, "encoded-exec"}, via: via + " eval(decoded)", notes: []string{"encoded-exec"}, text: clip(code[m[0]:], 200)})
+		}
+	}
 	// Code fetched and run in-process: exec(urlopen(URL).read()),
 	// eval(requests.get(URL).text) — the interpreter's own pipe-to-shell.
 	for _, m := range netExecRe.FindAllStringSubmatch(code, -1) {
@@ -959,13 +978,15 @@ var decodeCalls = []struct {
 	{"base64.b64decode(", false}, {"base64.standard_b64decode(", false}, {"base64.urlsafe_b64decode(", false},
 	{"base64.decodebytes(", false}, {"b64decode(", false}, {"bytes.fromhex(", true}, {"bytearray.fromhex(", true},
 	{"binascii.unhexlify(", true}, {"binascii.a2b_hex(", true}, {"unhexlify(", true},
+	// Perl: pack("H*", "726d20...").
+	{`pack("H*",`, true}, {`pack('H*',`, true}, {`pack "H*",`, true}, {`pack 'H*',`, true},
 }
 
 // readDecodeCall reads a decoder applied to a string expression,
 // base64.b64decode('...').decode() or bytes.fromhex('...').decode(), and
 // returns the decoded text when it is printable.
 func readDecodeCall(s string, vars map[string]string) (string, int, bool) {
-	if s == "" || s[0] != 'b' && s[0] != 'u' {
+	if s == "" || s[0] != 'b' && s[0] != 'u' && s[0] != 'p' {
 		return "", 0, false
 	}
 	for _, d := range decodeCalls {
@@ -1229,6 +1250,21 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			n += len(pre)
 			if r := strings.TrimLeft(t[n:], " \t"); ok && strings.HasPrefix(r, ")") {
 				n += len(t[n:]) - len(r) + 1
+				if strings.HasSuffix(pre, "Path(") {
+					// Path('.') / 'build' / 'cache': joined segments.
+					for {
+						r2 := strings.TrimLeft(t[n:], " \t")
+						if !strings.HasPrefix(r2, "/") {
+							break
+						}
+						seg, k, ok2 := readStrExpr(r2[1:], vars)
+						if !ok2 {
+							break
+						}
+						p = strings.TrimSuffix(p, "/") + "/" + strings.TrimPrefix(seg, "/")
+						n += len(t[n:]) - len(r2) + 1 + k
+					}
+				}
 			}
 			return p, off + n, ok
 		}

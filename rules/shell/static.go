@@ -6,8 +6,10 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"mvdan.cc/sh/v3/expand"
 )
 
@@ -35,6 +37,12 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		}
 		s := strings.Join(args[i:], " ")
 		if esc {
+			// echo -e's octal escapes are \0NNN (up to three digits after
+			// the 0), which printf's %b does not read the same way.
+			s = echoOctalRe.ReplaceAllStringFunc(s, func(m string) string {
+				n, _ := strconv.ParseUint(m[2:], 8, 8)
+				return string(rune(n))
+			})
 			s, _, _ = expand.Format(&expand.Config{}, "%b", []string{s})
 		}
 		if nl {
@@ -771,3 +779,5 @@ func sedSet(e string) (name, val string, ok bool) {
 	}
 	return n1, v, true
 }
+
+var echoOctalRe = refilter.MustCompile(`\\0[0-7]{1,3}`)

@@ -318,8 +318,16 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 					words = append(words, l)
 				}
 			}
+		case in.known && base == "xargs" && xargsNull(r.text):
+			// xargs -0 splits on NUL only: "printf '%s\0' ~ | xargs -0
+			// rm -rf", and a whole decoded line as one item ("echo
+			// Y2F0... | base64 -d | xargs -0 bash -c").
+			for _, it := range strings.Split(in.content, "\x00") {
+				if it = strings.TrimRight(it, "\n"); it != "" {
+					words = append(words, it)
+				}
+			}
 		case in.known:
-			// xargs -0 splits on NUL ("printf '%s\0' ~ | xargs -0 rm -rf").
 			words = strings.FieldsFunc(in.content, func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 		default:
 			// A filter between the listing and xargs ("ls -t | tail -n +6",
@@ -525,4 +533,15 @@ cmd:
 		return r, "", false // a package fetched from a URL: keep the manager visible
 	}
 	return r.drop(i), "", true
+}
+
+// xargsNull reports whether an xargs command line reads NUL-separated
+// items (-0, --null, or -0 in a cluster such as -0r).
+func xargsNull(text string) bool {
+	for _, a := range strings.Fields(text) {
+		if a == "--null" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "0") && strings.Trim(a[1:], "0rtpx") == "" {
+			return true
+		}
+	}
+	return false
 }
