@@ -199,6 +199,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if lang == "python" {
 		code = StripPythonComments(code)
 	}
+	if strings.Contains(code, "__import__(") {
+		code = importCalls(code)
+	}
 	if strings.Contains(code, "getattr(") {
 		code = getattrCalls(code)
 	}

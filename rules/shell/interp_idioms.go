@@ -1060,6 +1060,34 @@ func getattrCalls(code string) string {
 
 var getattrHeadRe = refilter.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*`)
 
+// importCalls rewrites __import__(EXPR), with a module name the scanner
+// can read ('o'+'s', "os"[::-1][::-1]), as that module's name, so that
+// getattr(__import__('o'+'s'), 'sys'+'tem')(CMD) reads as os.system(CMD).
+func importCalls(code string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range importHeadRe.FindAllStringIndex(code, 16) {
+		name, k, ok := readStrExpr(code[m[1]:], nil)
+		if !ok || name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") != "" {
+			continue
+		}
+		r := strings.TrimLeft(code[m[1]+k:], " \t")
+		if !strings.HasPrefix(r, ")") {
+			continue
+		}
+		b.WriteString(code[last:m[0]])
+		b.WriteString(name)
+		last = len(code) - len(r) + 1
+	}
+	if last == 0 {
+		return code
+	}
+	b.WriteString(code[last:])
+	return b.String()
+}
+
+var importHeadRe = refilter.MustCompile(`\b__import__\(\s*`)
+
 // pathGlobRe: a glob method on a path expression; group 1 is the
 // receiver.
 var pathGlobRe = refilter.MustCompile(`^([^\s:]+?)\.r?glob\(\s*`)
