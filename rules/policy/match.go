@@ -563,6 +563,10 @@ func readPaths(v *cmdView, from string) []string {
 		if len(pos) >= 2 {
 			pos = pos[:len(pos)-1]
 		}
+	case "curl", "curl.exe", "wget", "wget2":
+		// Where a download is saved is written, not read ("curl URL -o
+		// /tmp/repo.key").
+		pos = withoutOutputs(v.c.Name, v.c.Args, pos)
 	}
 	if isFileServer(v.c) {
 		// A static file server reads (and hands out) its directory.
@@ -1483,4 +1487,32 @@ func (m *Matcher) stdinHit(text string) bool {
 		}
 	}
 	return false
+}
+
+// downloadOutputOpts are curl's and wget's options whose value is a file
+// they write.
+var downloadOutputOpts = map[string]bool{"-o": true, "--output": true, "--output-document": true, "-D": true,
+	"--dump-header": true, "-c": true, "--cookie-jar": true, "--trace": true, "--trace-ascii": true, "--stderr": true, "-a": true, "--append-output": true}
+
+// withoutOutputs removes from pos the values of downloadOutputOpts.
+// wget's -O takes the file (curl's -O names it after the URL).
+func withoutOutputs(prog string, args, pos []string) []string {
+	out := map[string]bool{}
+	for i, a := range args {
+		if (downloadOutputOpts[a] || a == "-O" && strings.HasPrefix(prog, "wget")) && i+1 < len(args) {
+			out[args[i+1]] = true
+		} else if name, val, ok := strings.Cut(a, "="); ok && downloadOutputOpts[name] {
+			out[val] = true
+		}
+	}
+	if len(out) == 0 {
+		return pos
+	}
+	var kept []string
+	for _, p := range pos {
+		if !out[p] {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }

@@ -77,7 +77,8 @@ func makeRecipes(content string, targets []string) []string {
 }
 
 // makeVarRe is a Makefile variable definition: NAME = value, :=, ?=, ::=.
-var makeVarRe = refilter.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)\s*(?::{1,2}|\?)?=\s*([^\n#]*)`)
+// The value ends at the line's end ("PREFIX ?=" defines it empty).
+var makeVarRe = refilter.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::{1,2}|\?)?=[ \t]*([^\n#]*)`)
 
 func cleanRecipes(lines []string) []string {
 	out := make([]string, 0, len(lines))
