@@ -828,12 +828,12 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		// source text when it is there (a POSIX parse of an unquoted
 		// "C:\Users" drops the backslash).
 		if m := cmdSlashC.FindStringIndex(cmd.Text); m != nil && !strings.ContainsAny(cmd.Text[m[1]:], "'\"") {
-			w.sub(cmd.Text[m[1]:], c.with("cmd /c"), nil)
+			w.sub(cmdUnescape(cmd.Text[m[1]:]), c.with("cmd /c"), nil)
 			break
 		}
 		for i, a := range args.fields {
 			if la := strings.ToLower(a); la == "/c" || la == "/k" || la == "/r" {
-				w.sub(strings.Join(args.fields[i+1:], " "), c.with("cmd /c"), nil)
+				w.sub(cmdUnescape(strings.Join(args.fields[i+1:], " ")), c.with("cmd /c"), nil)
 				break
 			}
 		}
@@ -2232,4 +2232,28 @@ func playbookTasks(src string) [][2]string {
 		}
 	}
 	return out
+}
+
+// cmdUnescape removes cmd.exe's caret escapes outside double quotes
+// ("r^d /s /q C:\\Users" is rd): ^ makes the next character literal.
+func cmdUnescape(line string) string {
+	if !strings.Contains(line, "^") {
+		return line
+	}
+	var b strings.Builder
+	inQ := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '"':
+			inQ = !inQ
+			b.WriteByte(c)
+		case c == '^' && !inQ && i+1 < len(line):
+			i++
+			b.WriteByte(line[i])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

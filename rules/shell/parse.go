@@ -157,6 +157,14 @@ func (w *walker) script(src string, c ctx) error {
 	if w.depth > maxDepth || len(w.out) > maxCommands {
 		return nil
 	}
+	if strings.Contains(src, "`") {
+		// "Rem`ove-Item", "Inv`oke-Ex`pression": PowerShell's escape
+		// character inside a name is no character at all (and a pair of
+		// them is not a POSIX command substitution there).
+		if clean := psUnescape(src); clean != src && looksPowerShell(clean) {
+			src = clean
+		}
+	}
 	f, err := parseCached(src)
 	if err != nil {
 		if looksPowerShell(src) {
@@ -1181,4 +1189,21 @@ func (w *walker) readLoop(s *syntax.Stmt, x *syntax.WhileClause, c ctx, in stdin
 		w.stmts(x.Do, c)
 	}
 	return true
+}
+
+// psUnescape drops PowerShell's backtick before a letter, digit or dash.
+func psUnescape(src string) string {
+	if !strings.Contains(src, "`") {
+		return src
+	}
+	var b strings.Builder
+	for i := 0; i < len(src); i++ {
+		if src[i] == '`' && i+1 < len(src) {
+			if n := src[i+1]; n >= 'a' && n <= 'z' || n >= 'A' && n <= 'Z' || n >= '0' && n <= '9' || n == '-' {
+				continue
+			}
+		}
+		b.WriteByte(src[i])
+	}
+	return b.String()
 }
