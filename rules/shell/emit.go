@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -137,6 +138,14 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				// A PowerShell function: its arguments as written (the
 				// POSIX expansion ate C:\Users' backslashes).
 				w.psBindParams(body, words[1:])
+			} else if len(words) > 1 && strings.Contains(body, "$args[") {
+				// ... or its automatic $args array.
+				body = psArgsRe.ReplaceAllStringFunc(body, func(m string) string {
+					if n, err := strconv.Atoi(m[len("$args[") : len(m)-1]); err == nil && n+1 < len(words) {
+						return quote(winPath(strings.Trim(words[n+1], `"'`)))
+					}
+					return m
+				})
 			}
 			w.depth++
 			_ = w.script(body, fc)
@@ -2257,3 +2266,6 @@ func cmdUnescape(line string) string {
 	}
 	return b.String()
 }
+
+// psArgsRe is an element of PowerShell's automatic $args array.
+var psArgsRe = refilter.MustCompile(`\$args\[[0-9]\]`)

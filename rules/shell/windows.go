@@ -20,6 +20,7 @@ var psOnly = map[string]bool{
 	"certutil": true, "certutil.exe": true, "robocopy": true, "robocopy.exe": true,
 	"where-object": true, "?": true, "msiexec": true, "msiexec.exe": true, "invoke-restmethod": true, "irm": true,
 	"start-bitstransfer": true, "write-output": true, "write-host": true, "set-itemproperty": true, "new-itemproperty": true,
+	"compress-archive": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -115,6 +116,22 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		}
 	}
 	switch prog {
+	case "compress-archive":
+		// Compress-Archive -Path SRC -DestinationPath ZIP: zip reading SRC.
+		var src []string
+		dst := ""
+		for i := 0; i+1 < len(words); i++ {
+			switch strings.ToLower(words[i]) {
+			case "-path", "-literalpath":
+				src = append(src, winPath(words[i+1]))
+			case "-destinationpath":
+				dst = winPath(words[i+1])
+			}
+		}
+		if len(src) == 0 || dst == "" {
+			return nil, text, false
+		}
+		return append([]string{"zip", "-r", dst}, src...), text, true
 	case "remove-item", "ri", "rd", "rmdir", "del", "erase":
 		argv := []string{"rm"}
 		if recursive {
