@@ -815,6 +815,12 @@ func (e env) Get(name string) expand.Variable {
 	switch name {
 	case "HOME":
 		return strVar("~")
+	case "HISTFILE":
+		// Unset, bash's history file is ~/.bash_history.
+		if v, ok := st.Vars[name]; ok {
+			return strVar(v)
+		}
+		return strVar("~/.bash_history")
 	case "PATH":
 		// ${PATH:0:1} is "/" on every system: an unset PATH reads as a
 		// standard one, not as unknown.

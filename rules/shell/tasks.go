@@ -591,6 +591,22 @@ func (w *walker) gitExtras(args []string, c ctx) {
 		}
 		return
 	}
+	if name == "submodule" {
+		// git submodule foreach [--recursive] CMD: CMD runs in every
+		// submodule, each a repository of its own.
+		for j, a := range rest {
+			if a == "foreach" {
+				k := j + 1
+				for k < len(rest) && strings.HasPrefix(rest[k], "--") {
+					k++
+				}
+				if k < len(rest) {
+					w.sub(strings.Join(rest[k:], " "), c.with("git submodule foreach"), nil)
+				}
+				return
+			}
+		}
+	}
 	w.gitBranch(name, rest, c)
 	noVerify := false
 	for _, a := range rest {
@@ -603,6 +619,14 @@ func (w *walker) gitExtras(args []string, c ctx) {
 			continue
 		}
 		key, f := w.st.LookupFile(".git/hooks/" + h)
+		if f == nil {
+			// A hooks directory set by core.hooksPath (.githooks, .husky).
+			for _, dir := range []string{".githooks/", ".husky/"} {
+				if key, f = w.st.LookupFile(dir + h); f != nil {
+					break
+				}
+			}
+		}
 		if f == nil || f.Downloaded {
 			continue
 		}
