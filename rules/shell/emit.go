@@ -543,6 +543,8 @@ func Interpreter(name string) string {
 		return "awk"
 	case name == "Rscript":
 		return "r"
+	case name == "julia":
+		return "julia"
 	case name == "tclsh" || strings.HasPrefix(name, "tclsh8") || name == "wish":
 		return "tcl"
 	case name == "groovy" || name == "jshell":
@@ -1322,7 +1324,7 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 	case "php":
 		codeFlags["-r"] = true
 		argFlags["-d"], argFlags["-c"] = true, true
-	case "lua", "applescript", "r", "java":
+	case "lua", "applescript", "r", "java", "julia":
 		codeFlags["-e"] = true
 	}
 	via := cmd.Name + " " + firstKey(codeFlags)

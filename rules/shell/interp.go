@@ -70,7 +70,7 @@ var (
 	perlOpenBareRe  = refilter.MustCompile(`\bopen\s+(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
 	awkCmdGetlineRe = refilter.MustCompile(`"([^"]+)"\s*\|\s*getline`)
 	awkPrintPipeRe  = refilter.MustCompile(`\bprint(?:f)?\s*("(?:[^"\\]|\\.)*")?[^|;}\n]*\|\s*"([^"]+)"`)
-	netEvalRe       = refilter.MustCompile(`\beval\s*\(\s*parse\s*\(\s*text\s*=\s*readLines\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\bevaluate\s*\(\s*new\s+URL\s*\(\s*["']((?:https?|ftp)://[^"']+)["']`)
+	netEvalRe       = refilter.MustCompile(`\beval\s*\(\s*parse\s*\(\s*text\s*=\s*readLines\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\bevaluate\s*\(\s*new\s+URL\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\b(?:source|include|sys\.source)\s*\(\s*(?:download\s*\(\s*)?["']((?:https?|ftp)://[^"']+)["']`)
 	writeCallRe     = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
 	homePathRe      = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
 	// Environment variables read by code: os.environ["X"],
@@ -557,7 +557,8 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	// eval(parse(text = readLines(URL))) in R, evaluate(new URL(U).text)
 	// in Groovy: code fetched and run.
 	for _, m := range netEvalRe.FindAllStringSubmatch(code, 4) {
-		add(codeItem{shell: "curl -s " + quote(m[1]+m[2]) + " | " + langProgram(lang), via: via + " eval(network)"})
+		// R's source(URL), Julia's include(download(URL)): run in-process.
+		add(codeItem{shell: "curl -s " + quote(m[1]+m[2]+m[3]) + " | " + langProgram(lang), via: via + " eval(network)"})
 	}
 	// awk's getline < "FILE" reads the file.
 	for _, m := range getlineRe.FindAllStringSubmatch(code, 8) {
