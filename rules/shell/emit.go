@@ -1386,6 +1386,19 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 		}
 		// A script file.
 		cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i]...)
+		if lang == "python" && path.Base(a) == "manage.py" {
+			// Django's "manage.py shell -c CODE" (or --command) runs CODE
+			// in the project's settings.
+			rest := f[i+1:]
+			for j := 0; j+2 < len(rest); j++ {
+				if rest[j] == "shell" && (rest[j+1] == "-c" || rest[j+1] == "--command") {
+					for _, s := range extractCode("python", rest[j+2]) {
+						w.codeItem(s, c.with("manage.py shell -c"))
+					}
+					break
+				}
+			}
+		}
 		if key, fl := w.st.LookupFile(a); fl != nil {
 			if w.st.earlier("file:"+key) && !cmd.HasNote("cross-call") {
 				cmd.Notes = append(cmd.Notes, "cross-call")

@@ -70,6 +70,7 @@ var (
 	perlOpenBareRe  = refilter.MustCompile(`\bopen\s+(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
 	awkCmdGetlineRe = refilter.MustCompile(`"([^"]+)"\s*\|\s*getline`)
 	awkPrintPipeRe  = refilter.MustCompile(`\bprint(?:f)?\s*("(?:[^"\\]|\\.)*")?[^|;}\n]*\|\s*"([^"]+)"`)
+	ormDeleteAllRe  = refilter.MustCompile(`\b([A-Z]\w*)\.objects\.(?:all\(\)|filter\(\s*\))\.delete\(\)`)
 	netEvalRe       = refilter.MustCompile(`\beval\s*\(\s*parse\s*\(\s*text\s*=\s*readLines\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\bevaluate\s*\(\s*new\s+URL\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\b(?:source|include|sys\.source)\s*\(\s*(?:download\s*\(\s*)?["']((?:https?|ftp)://[^"']+)["']`)
 	writeCallRe     = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
 	homePathRe      = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
@@ -748,6 +749,12 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	for _, m := range bufB64Re.FindAllStringSubmatch(code, -1) {
 		if dec, ok := decodeB64(m[2]); ok && printable(dec) {
 			add(codeItem{shell: dec, via: via + " base64"})
+		}
+	}
+	// Django's ORM emptying a table: Model.objects.all().delete().
+	if lang == "python" {
+		for _, m := range ormDeleteAllRe.FindAllStringSubmatch(code, 4) {
+			add(codeItem{argv: []string{"django-orm", "delete", m[1], "--all"}, via: via + " orm", text: clip(m[0], 200)})
 		}
 	}
 	// eval(gzinflate(base64_decode("..."))), eval(atob("...")): code kept
