@@ -44,7 +44,7 @@ var (
 	bufB64Re        = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe      = refilter.MustCompile("`([^`]+)`")
 	qxRe            = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x[({\[]([^)}\]]+)[)}\]]`)
-	forkRe          = refilter.MustCompile(`(?s)(?:\bfork\(\s*\)\s*for\s+\w+\s+in\s+(?:iter\(|itertools\.(?:count|repeat|cycle)\()|while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\bfork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
+	forkRe          = refilter.MustCompile(`(?s)(?:\bfork\(\s*\)\s*for\s+\w+\s+in\s+(?:iter\(|itertools\.(?:count|repeat|cycle)\()|while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\b(?:pcntl_)?fork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
 	listStartRe     = refilter.MustCompile(`^\[\s*`)
 	fmtFieldRe      = refilter.MustCompile(`\{[^{}]*\}`)
 	netExecRe       = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
@@ -70,6 +70,7 @@ var (
 	perlOpenBareRe  = refilter.MustCompile(`\bopen\s+(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
 	awkCmdGetlineRe = refilter.MustCompile(`"([^"]+)"\s*\|\s*getline`)
 	awkPrintPipeRe  = refilter.MustCompile(`\bprint(?:f)?\s*("(?:[^"\\]|\\.)*")?[^|;}\n]*\|\s*"([^"]+)"`)
+	truncateRe      = refilter.MustCompile(`\b(?:os\.)?truncate\s*\(\s*`)
 	ormDeleteAllRe  = refilter.MustCompile(`\b([A-Z]\w*)\.objects\.(?:all\(\)|filter\(\s*\))\.delete\(\)`)
 	netEvalRe       = refilter.MustCompile(`\beval\s*\(\s*parse\s*\(\s*text\s*=\s*readLines\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\bevaluate\s*\(\s*new\s+URL\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\b(?:source|include|sys\.source)\s*\(\s*(?:download\s*\(\s*)?["']((?:https?|ftp)://[^"']+)["']`)
 	writeCallRe     = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
@@ -415,6 +416,15 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		for _, m := range deleteRecRe.FindAllStringSubmatchIndex(code, 8) {
 			if p, ok := vars[code[m[2]:m[3]]]; ok && (looksLikePath(p) || p == "~") {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " deleteRecursively", text: clip(code[m[0]:], 200)})
+			}
+		}
+		// truncate("$ENV{HOME}/.bash_history", 0), os.truncate(p, 0):
+		// the file emptied, as truncate -s 0 would.
+		for _, m := range truncateRe.FindAllStringIndex(code, 8) {
+			if p, n, ok := readPathExpr(code[m[1]:], vars); ok {
+				if rest := strings.TrimLeft(code[m[1]+n:], " \t"); strings.HasPrefix(rest, ",") && strings.HasPrefix(strings.TrimLeft(rest[1:], " \t"), "0") {
+					add(codeItem{argv: []string{"truncate", "-s", "0", p}, via: via + " truncate", text: clip(code[m[0]:], 200)})
+				}
 			}
 		}
 		for _, m := range removeRe.FindAllStringIndex(code, -1) {
