@@ -1351,7 +1351,9 @@ func patternSelects(v *cmdView, lines []string) bool {
 		case fixed:
 			expr = regexp.QuoteMeta(p)
 		case !ere:
-			expr = breToERE(p)
+			if e, ok := shell.BasicRegexp(p); ok {
+				expr = e
+			}
 		}
 		if icase {
 			expr = "(?i)" + expr
@@ -1388,33 +1390,6 @@ func patternSelects(v *cmdView, lines []string) bool {
 		}
 	}
 	return false
-}
-
-// breToERE turns a POSIX basic regular expression into the extended form
-// Go understands: \| \( \) \+ \? are operators, bare | ( ) + ? literals.
-func breToERE(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c == '\\' && i+1 < len(p) {
-			n := p[i+1]
-			switch n {
-			case '|', '(', ')', '+', '?', '{', '}':
-				b.WriteByte(n)
-			default:
-				b.WriteByte(c)
-				b.WriteByte(n)
-			}
-			i++
-			continue
-		}
-		switch c {
-		case '|', '(', ')', '+', '?', '{', '}':
-			b.WriteByte('\\')
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }
 
 // credentialVars are environment variables that conventionally name a

@@ -134,7 +134,7 @@ func grepOut(name string, args []string, in stdinInfo, st *State) (string, bool)
 		expr = strings.NewReplacer(`\<`, `\b`, `\>`, `\b`).Replace(pattern)
 	default:
 		var ok bool
-		if expr, ok = breToRE2(pattern); !ok {
+		if expr, ok = BasicRegexp(pattern); !ok {
 			return "", false
 		}
 	}
@@ -165,9 +165,11 @@ func grepOut(name string, args []string, in stdinInfo, st *State) (string, bool)
 	return b.String(), true
 }
 
-// breToRE2 converts a POSIX basic regular expression: \( \) \{ \} \| \+
-// \? are the operators and the bare characters literals.
-func breToRE2(p string) (string, bool) {
+// BasicRegexp converts a POSIX basic regular expression (grep's and
+// sed's default) into the syntax of Go's regexp package: \( \) \{ \} \|
+// \+ \? are the operators and the bare characters literals. ok is false
+// for an unterminated bracket expression.
+func BasicRegexp(p string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -257,7 +259,7 @@ func sedOut(args []string, in stdinInfo, st *State) (out string, exec, ok bool) 
 	compile := func(p string) (*regexp.Regexp, bool) {
 		if !ere {
 			var ok bool
-			if p, ok = breToRE2(p); !ok {
+			if p, ok = BasicRegexp(p); !ok {
 				return nil, false
 			}
 		}
