@@ -654,6 +654,14 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			// "... | su -": the login shell reads its commands from stdin.
 			w.stdinShell(cmd, c, in)
 		}
+	case name == "cmake" && len(args.fields) > 2 && args.fields[0] == "-E":
+		// cmake -E rm -rf PATH, remove_directory PATH: its portable rm.
+		switch args.fields[1] {
+		case "rm", "remove":
+			w.emit(newRaw(append([]string{"rm"}, args.fields[2:]...)), c.with("cmake -E"), stdinInfo{})
+		case "remove_directory":
+			w.emit(newRaw(append([]string{"rm", "-r", "-f"}, args.fields[2:]...)), c.with("cmake -E"), stdinInfo{})
+		}
 	case (name == "make" || name == "gmake") && in.known && makefileFromStdin(args.fields):
 		// "make -f - <<< $'all:\n\trm -rf ~'": the Makefile is the input.
 		for _, r := range makeRecipes(in.content, taskTargets(args.fields, "-f", "--file", "-C")) {

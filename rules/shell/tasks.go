@@ -109,8 +109,16 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			names = []string{"Makefile", "makefile", "GNUmakefile"}
 		}
 		targets := taskTargets(args, "-f", "--file", "-C")
+		// Variables given on the command line ("make clean OUT=$HOME")
+		// override the Makefile's own; read first, they win.
+		var overrides strings.Builder
+		for _, a := range args {
+			if k, v, ok := strings.Cut(a, "="); ok && validName(k) {
+				overrides.WriteString(k + " = " + v + "\n")
+			}
+		}
 		w.runTaskFile(names, "make "+strings.Join(targets, " "), c, func(content string) []string {
-			return makeRecipes(content, targets)
+			return makeRecipes(overrides.String()+content, targets)
 		})
 	case "pip", "pip3", "uv", "pipx":
 		// "pip install ." builds the project: setup.py runs.
