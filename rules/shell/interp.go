@@ -70,6 +70,8 @@ var (
 	perlOpenBareRe  = refilter.MustCompile(`\bopen\s+(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
 	awkCmdGetlineRe = refilter.MustCompile(`"([^"]+)"\s*\|\s*getline`)
 	awkPrintPipeRe  = refilter.MustCompile(`\bprint(?:f)?\s*("(?:[^"\\]|\\.)*")?[^|;}\n]*\|\s*"([^"]+)"`)
+	authHeaderRe    = refilter.MustCompile(`(?i)authorization|headers|api[-_]?key['"]?\s*:|x-api-key|bearer|auth\s*=`)
+	netCallRe       = refilter.MustCompile(`\b(?:urlopen|urllib\.request\.urlopen|requests\.(?:get|post|put)|httpx\.(?:get|post|put)|fetch|axios\.(?:get|post|put))\s*\(`)
 	truncateRe      = refilter.MustCompile(`\b(?:os\.)?truncate\s*\(\s*`)
 	ormDeleteAllRe  = refilter.MustCompile(`\b([A-Z]\w*)\.objects\.(?:all\(\)|filter\(\s*\))\.delete\(\)`)
 	netEvalRe       = refilter.MustCompile(`\beval\s*\(\s*parse\s*\(\s*text\s*=\s*readLines\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\bevaluate\s*\(\s*new\s+URL\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\b(?:source|include|sys\.source)\s*\(\s*(?:download\s*\(\s*)?["']((?:https?|ftp)://[^"']+)["']`)
@@ -83,7 +85,7 @@ var (
 	// exec(sys.stdin.read()), eval(fs.readFileSync(0)), eval(STDIN.read).
 	stdinEvalRe = refilter.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
 	// Code that writes to its output.
-	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint)\b`)
+	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir|warn|debug)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint|logging\.(?:info|warning|error|debug|critical)|logger\.(?:info|warning|warn|error|debug))\b`)
 	// A socket connected out with the process's stdio or a shell tied
 	// to it: a reverse shell.
 	revShellRe = refilter.MustCompile(`(?s)/inet/tcp/\d+/[^"/]+/\d+.{0,300}\|&|\bnet\.Dial(?:Timeout)?\(.{0,600}(?:/bin/(?:ba|z)?sh|exec\.Command\(\s*"(?:ba|z)?sh")|socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()|(?:\bnet\.connect\(|require\(\s*['"]net['"]\s*\)\.connect\(|\bnew\s+net\.Socket\(|IO::Socket::INET|TCPSocket\.(?:new|open)|\bfsockopen\().{0,400}(?:%x[({]|\bIO\.popen\(|/bin/(?:ba|z)?sh|\b(?:spawn|exec|popen|proc_open|system)\s*\(\s*['"](?:ba|z)?sh\b|cmd\.exe|open\s*\(\s*STDIN)|\bspawn\(\s*['"](?:/bin/)?(?:ba|z)?sh['"].{0,400}(?:\bnet\.connect\(|\bnew\s+net\.Socket\(|\.connect\(\s*\d+\s*,)`)
@@ -765,6 +767,26 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if lang == "python" {
 		for _, m := range ormDeleteAllRe.FindAllStringSubmatch(code, 4) {
 			add(codeItem{argv: []string{"django-orm", "delete", m[1], "--all"}, via: via + " orm", text: clip(m[0], 200)})
+		}
+	}
+	// A secret from the environment handed to a network call
+	// (urlopen(URL + os.environ['KEY']), fetch(URL, {body:
+	// process.env.KEY})): sent as curl would send it.
+	for _, m := range netCallRe.FindAllStringIndex(code, 8) {
+		arg := callArg(code[m[1]:])
+		u := urlLitRe.FindStringSubmatch(arg)
+		if u == nil {
+			continue
+		}
+		for _, ix := range envRefRe.FindAllStringSubmatchIndex(arg, 4) {
+			// In a header (Authorization, an API-key header) the secret
+			// is its own use, as curl -H is.
+			if authHeaderRe.MatchString(arg[max(0, ix[0]-60):ix[0]]) {
+				continue
+			}
+			e := envRefRe.FindStringSubmatch(arg[ix[0]:ix[1]])
+			name := e[1] + e[2] + e[3] + e[4]
+			add(codeItem{argv: []string{"curl", "-d", unkOpen + name + unkClose, u[1]}, via: via + " network(env)", text: clip(code[m[0]:], 200)})
 		}
 	}
 	// eval(gzinflate(base64_decode("..."))), eval(atob("...")): code kept
