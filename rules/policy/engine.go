@@ -364,7 +364,12 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 		}
 		return cmds, nil, nil
 	}
-	if c, ok := str(shellKeys...); ok && (isShellTool(tool) || strings.HasPrefix(tool, "mcp__") || tool == "") {
+	if argv, ok := mcpArgv(tool, m); ok {
+		cmds = shell.ParseArgv(argv, st)
+		for i := range cmds {
+			cmds[i].Via = append([]string{tool}, cmds[i].Via...)
+		}
+	} else if c, ok := str(shellKeys...); ok && (isShellTool(tool) || strings.HasPrefix(tool, "mcp__") || tool == "") {
 		cmds, _, perr = parseShell(c, st)
 	} else if q, ok := str("sql", "query", "statement"); ok && strings.HasPrefix(tool, "mcp__") && sqlStatementRe.MatchString(q) {
 		// A database MCP server's query tool: the statement, as that
@@ -412,6 +417,10 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 			}
 		default:
 			content, _ = str("content", "contents", "text", "new_source", "data")
+			if content == "" && strings.HasPrefix(tool, "mcp__") {
+				// MCP filesystem edit_file: {"edits": [{"newText": ...}]}.
+				content = mcpEditedText(m)
+			}
 			if access == "write" {
 				st.WriteFile(p, content, false, tool)
 			}
