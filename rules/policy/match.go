@@ -1269,78 +1269,14 @@ func grepPatternIxs(args []string, name string) []int {
 // command prints one of lines: it matches (or, with -v, fails to match)
 // at least one. -c, -q, -l and -L print no lines at all.
 func patternSelects(v *cmdView, lines []string) bool {
-	var pats []string
-	ere, fixed, icase, invert := v.c.Name == "egrep" || v.c.Name == "rg", v.c.Name == "fgrep", false, false
+	o := shell.ParseGrep(v.c.Name, v.c.Args)
+	if o.Listing {
+		return false
+	}
+	pats, ere, fixed, icase, invert := o.Patterns, o.ERE, o.Fixed, o.IgnoreCase, o.Invert
 	// -o prints only what matched: a line's secret is printed only when
 	// a match reaches past its "=" (or its value's start).
-	only := false
-	operand := true
-	args := v.c.Args
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			if operand && i+1 < len(args) {
-				pats = append(pats, args[i+1])
-			}
-			i = len(args)
-		case strings.HasPrefix(a, "--"):
-			name, val, has := strings.Cut(a[2:], "=")
-			switch name {
-			case "regexp":
-				if !has && i+1 < len(args) {
-					val = args[i+1]
-					i++
-				}
-				pats, operand = append(pats, val), false
-			case "extended-regexp", "perl-regexp":
-				ere = true
-			case "fixed-strings":
-				fixed = true
-			case "ignore-case":
-				icase = true
-			case "invert-match":
-				invert = true
-			case "only-matching":
-				only = true
-			case "count", "quiet", "silent", "files-with-matches", "files-without-match":
-				return false
-			}
-		case len(a) > 1 && a[0] == '-':
-			for k := 1; k < len(a); k++ {
-				ch := a[k]
-				switch ch {
-				case 'E', 'P':
-					ere = true
-				case 'F':
-					fixed = true
-				case 'i':
-					icase = true
-				case 'v':
-					invert = true
-				case 'o':
-					only = true
-				case 'c', 'q', 'l', 'L':
-					return false
-				}
-				if strings.IndexByte(grepValueOpts, ch) >= 0 {
-					val := a[k+1:]
-					if val == "" && i+1 < len(args) {
-						val = args[i+1]
-						i++
-					}
-					if ch == 'e' {
-						pats, operand = append(pats, val), false
-					}
-					break
-				}
-			}
-		default:
-			if operand {
-				pats, operand = append(pats, a), false
-			}
-		}
-	}
+	only := o.Only
 	if len(pats) == 0 {
 		return false
 	}

@@ -46,86 +46,17 @@ func filterInput(files []string, in stdinInfo, st *State) (string, bool) {
 
 // grepOut evaluates grep/egrep/fgrep/rg with one pattern.
 func grepOut(name string, args []string, in stdinInfo, st *State) (string, bool) {
-	ere, fixed, icase, invert, only, whole, word := name == "egrep" || name == "rg", name == "fgrep", false, false, false, false, false
-	var pattern string
-	havePat := false
-	var files []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			files = append(files, args[i+1:]...)
-			i = len(args)
-			continue
-		case a == "-e" || a == "--regexp":
-			if havePat || i+1 >= len(args) {
-				return "", false
-			}
-			pattern, havePat = args[i+1], true
-			i++
-			continue
-		case strings.HasPrefix(a, "--"):
-			switch a {
-			case "--extended-regexp":
-				ere = true
-			case "--fixed-strings":
-				fixed = true
-			case "--ignore-case":
-				icase = true
-			case "--invert-match":
-				invert = true
-			case "--only-matching":
-				only = true
-			case "--line-regexp":
-				whole = true
-			case "--word-regexp":
-				word = true
-			case "--no-filename", "--color=never", "--no-line-number", "--no-heading":
-			default:
-				return "", false
-			}
-			continue
-		case len(a) > 1 && a[0] == '-':
-			for _, f := range a[1:] {
-				switch f {
-				case 'E':
-					ere = true
-				case 'F':
-					fixed = true
-				case 'G':
-					ere = false
-				case 'i':
-					icase = true
-				case 'v':
-					invert = true
-				case 'o':
-					only = true
-				case 'x':
-					whole = true
-				case 'w':
-					word = true
-				case 'h', 's', 'N':
-				default:
-					return "", false // counts, names, numbers, context: another output
-				}
-			}
-			continue
-		}
-		if !havePat {
-			pattern, havePat = a, true
-		} else {
-			files = append(files, a)
-		}
-	}
-	if !havePat || len(files) > 1 && name != "rg" {
-		return "", false
+	o := ParseGrep(name, args)
+	if len(o.Patterns) != 1 || o.Listing || o.Other || len(o.Files) > 1 && name != "rg" {
+		return "", false // counts, names, numbers, context: another output
 	}
 	// The input first: most greps read what the engine cannot know, and
 	// compiling the pattern would be wasted on them.
-	text, ok := filterInput(files, in, st)
+	text, ok := filterInput(o.Files, in, st)
 	if !ok {
 		return "", false
 	}
+	pattern, ere, fixed, icase, invert, only, whole, word := o.Patterns[0], o.ERE, o.Fixed, o.IgnoreCase, o.Invert, o.Only, o.Line, o.Word
 	var expr string
 	switch {
 	case fixed:
@@ -571,4 +502,117 @@ func splitUnescaped(body string, d byte) []string {
 		}
 	}
 	return append(parts, b.String())
+}
+
+// GrepOptions is what a grep-like command line (grep, egrep, fgrep, rg,
+// ag) asks for, as far as what it prints is concerned.
+type GrepOptions struct {
+	// Patterns are the -e/--regexp values, else the first operand.
+	Patterns []string
+	// Files are the operands after the pattern.
+	Files []string
+
+	ERE, Fixed, IgnoreCase, Invert, Only, Line, Word bool
+	// Listing: the output is a status, a count or file names (-c -q -l
+	// -L and their long forms), not lines.
+	Listing bool
+	// Other: an option that changes which lines or how they are printed
+	// in a way ParseGrep does not model (numbers, context, max counts,
+	// file names, unknown long options).
+	Other bool
+}
+
+// grepValueOpts are the short options of grep and rg that take a value.
+const grepValueOpts = "efmABCgtTMjd"
+
+// ParseGrep reads a grep-like command's arguments.
+func ParseGrep(name string, args []string) GrepOptions {
+	o := GrepOptions{ERE: name == "egrep" || name == "rg", Fixed: name == "fgrep"}
+	operand := true
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			rest := args[i+1:]
+			if operand && len(rest) > 0 {
+				o.Patterns, rest = append(o.Patterns, rest[0]), rest[1:]
+			}
+			o.Files = append(o.Files, rest...)
+			return o
+		case strings.HasPrefix(a, "--"):
+			long, val, has := strings.Cut(a[2:], "=")
+			switch long {
+			case "regexp":
+				if !has && i+1 < len(args) {
+					val = args[i+1]
+					i++
+				}
+				o.Patterns, operand = append(o.Patterns, val), false
+			case "extended-regexp", "perl-regexp":
+				o.ERE = true
+			case "fixed-strings":
+				o.Fixed = true
+			case "ignore-case":
+				o.IgnoreCase = true
+			case "invert-match":
+				o.Invert = true
+			case "only-matching":
+				o.Only = true
+			case "line-regexp":
+				o.Line = true
+			case "word-regexp":
+				o.Word = true
+			case "count", "quiet", "silent", "files-with-matches", "files-without-match":
+				o.Listing = true
+			case "no-filename", "no-line-number", "no-heading", "color", "colour":
+			default:
+				o.Other = true
+			}
+		case len(a) > 1 && a[0] == '-':
+			for k := 1; k < len(a); k++ {
+				ch := a[k]
+				switch ch {
+				case 'E', 'P':
+					o.ERE = true
+				case 'G':
+					o.ERE = false
+				case 'F':
+					o.Fixed = true
+				case 'i':
+					o.IgnoreCase = true
+				case 'v':
+					o.Invert = true
+				case 'o':
+					o.Only = true
+				case 'x':
+					o.Line = true
+				case 'w':
+					o.Word = true
+				case 'c', 'q', 'l', 'L':
+					o.Listing = true
+				case 'e', 'h', 's', 'r', 'R', 'I', 'a', 'N':
+				default:
+					o.Other = true
+				}
+				if strings.IndexByte(grepValueOpts, ch) >= 0 {
+					val := a[k+1:]
+					if val == "" && i+1 < len(args) {
+						val = args[i+1]
+						i++
+					}
+					if ch == 'e' {
+						o.Patterns, operand = append(o.Patterns, val), false
+					}
+					break
+				}
+			}
+		default:
+			if operand {
+				o.Patterns, operand = append(o.Patterns, a), false
+			} else {
+				o.Files = append(o.Files, a)
+			}
+		}
+	}
+	return o
 }
