@@ -76,6 +76,15 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				base = g
 			}
 		}
+		if strings.Contains(name, "/") {
+			// "cp /bin/rm /tmp/cleaner", then "/tmp/cleaner -rf /etc": a
+			// copy of (or link to) a system program is that program
+			// under another name.
+			if o, earlier := w.st.originOf(name); o != "" && systemBinDir(path.Dir(o)) {
+				base = path.Base(o)
+				c.crossCall = c.crossCall || earlier
+			}
+		}
 		if gnuCoreutils[strings.TrimPrefix(base, "g")] && strings.HasPrefix(base, "g") {
 			// Homebrew's coreutils on macOS: grm, gshred, gdd are rm,
 			// shred, dd.
@@ -1079,14 +1088,22 @@ func (w *walker) pathLookup(name string, env []string) string {
 		if w.st.lookupExact(CleanPath(p)) != nil {
 			return p
 		}
-		switch strings.TrimRight(dir, "/") {
-		case "/usr/local/sbin", "/usr/sbin", "/usr/bin", "/sbin", "/bin":
+		if systemBinDir(strings.TrimRight(dir, "/")) {
 			// The system's own programs: past these, a name is found
 			// there, not in a directory listed later.
 			return ""
 		}
 	}
 	return ""
+}
+
+// systemBinDir reports whether dir holds the system's own programs.
+func systemBinDir(dir string) bool {
+	switch dir {
+	case "/usr/local/sbin", "/usr/sbin", "/usr/bin", "/sbin", "/bin":
+		return true
+	}
+	return false
 }
 
 // defaultPath is the search path assumed when the session set none.
