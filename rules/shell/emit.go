@@ -931,6 +931,10 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			cc.stdin = in
 			w.sub(rest, cc, nil)
 		}
+	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant":
+		for _, rc := range remoteShells(name, args.fields) {
+			w.sub(rc, c.with(name+" remote command"), nil)
+		}
 	case name == "adb" || name == "adb.exe":
 		// "adb [-s SERIAL] shell CMD": CMD runs in the device's shell, as
 		// an ssh remote command runs on its host.

@@ -1,0 +1,101 @@
+package shell
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// remoteShells returns the shell lines a cloud or VM CLI hands to a
+// machine's shell, as ssh's remote command is: "gcloud compute ssh HOST
+// --command CMD", "az vm run-command invoke --scripts CMD...", "aws ssm
+// send-command --document-name AWS-RunShellScript --parameters
+// commands=CMD", "vagrant ssh -c CMD". The machine being elsewhere does
+// not make deleting its disks or piping a download into its shell safer.
+func remoteShells(name string, f []string) []string {
+	switch name {
+	case "gcloud":
+		if len(f) >= 2 && f[0] == "compute" && (f[1] == "ssh" || f[1] == "tpus" || f[1] == "tpu-vm") || len(f) >= 3 && f[0] == "alpha" && f[1] == "compute" && f[2] == "ssh" {
+			return optValues(f, "--command")
+		}
+	case "vagrant":
+		if len(f) >= 1 && f[0] == "ssh" {
+			return optValues(f, "-c", "--command")
+		}
+	case "az":
+		if len(f) >= 3 && (f[0] == "vm" || f[0] == "vmss") && f[1] == "run-command" && (f[2] == "invoke" || f[2] == "create") {
+			return optListValues(f, "--scripts")
+		}
+	case "aws":
+		if len(f) >= 2 && f[0] == "ssm" && f[1] == "send-command" {
+			var out []string
+			for _, p := range optValues(f, "--parameters") {
+				out = append(out, ssmCommands(p)...)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// optValues returns the values of the named options, given as "--opt V"
+// or "--opt=V".
+func optValues(f []string, names ...string) []string {
+	var out []string
+	for i, a := range f {
+		for _, n := range names {
+			if a == n && i+1 < len(f) {
+				out = append(out, f[i+1])
+			} else if v, ok := strings.CutPrefix(a, n+"="); ok && strings.HasPrefix(n, "--") {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// optListValues is optValues for an option that takes every word up to
+// the next option (az's "--scripts 'cmd 1' 'cmd 2'").
+func optListValues(f []string, name string) []string {
+	var out []string
+	for i := 0; i < len(f); i++ {
+		if v, ok := strings.CutPrefix(f[i], name+"="); ok {
+			out = append(out, v)
+			continue
+		}
+		if f[i] != name {
+			continue
+		}
+		for i++; i < len(f) && !strings.HasPrefix(f[i], "--"); i++ {
+			out = append(out, f[i])
+		}
+		i--
+	}
+	return out
+}
+
+// ssmCommands reads the commands of an SSM shell document's parameters,
+// in the CLI's shorthand (commands=CMD, commands=["a","b"],
+// commands=[a,b]) or as JSON ({"commands":["a","b"]}).
+func ssmCommands(p string) []string {
+	p = strings.TrimSpace(p)
+	if strings.HasPrefix(p, "{") {
+		var doc map[string][]string
+		if json.Unmarshal([]byte(p), &doc) == nil {
+			return doc["commands"]
+		}
+		return nil
+	}
+	v, ok := strings.CutPrefix(p, "commands=")
+	if !ok {
+		return nil
+	}
+	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+		var list []string
+		if json.Unmarshal([]byte(v), &list) == nil {
+			return list
+		}
+		// The shorthand list: [cmd one,cmd two], items unquoted.
+		return strings.Split(v[1:len(v)-1], ",")
+	}
+	return []string{v}
+}
