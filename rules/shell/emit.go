@@ -2230,13 +2230,23 @@ func ansibleModuleCommands(module, args string) []string {
 	switch module {
 	case "shell", "command", "raw":
 		return []string{args}
-	case "service", "systemd", "systemd_service":
-		kv := map[string]string{}
-		for _, f := range strings.Fields(args) {
-			if k, v, ok := strings.Cut(f, "="); ok {
-				kv[k] = strings.Trim(v, `"'`)
-			}
+	case "fetch", "slurp":
+		// The file is read on the host and handed back to the controller.
+		if src := ansibleKV(args)["src"]; src != "" {
+			return []string{"cat " + quote(src)}
 		}
+	case "file":
+		kv := ansibleKV(args)
+		p := kv["path"]
+		if p == "" {
+			p = kv["dest"]
+		}
+		if p != "" && kv["state"] == "absent" {
+			// state=absent removes a directory with all it holds.
+			return []string{"rm -rf " + quote(p)}
+		}
+	case "service", "systemd", "systemd_service":
+		kv := ansibleKV(args)
 		name := kv["name"]
 		if name == "" {
 			return nil
@@ -2255,6 +2265,17 @@ func ansibleModuleCommands(module, args string) []string {
 		return out
 	}
 	return nil
+}
+
+// ansibleKV reads a module's key=value arguments.
+func ansibleKV(args string) map[string]string {
+	kv := map[string]string{}
+	for _, f := range strings.Fields(args) {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			kv[k] = strings.Trim(v, `"'`)
+		}
+	}
+	return kv
 }
 
 // playbookTaskRe finds a task's module line in a playbook: "shell: CMD",
