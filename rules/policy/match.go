@@ -833,6 +833,9 @@ func (m *Matcher) readHit(v *cmdView) bool {
 			}
 			continue
 		}
+		if v.copyOfPublic(m, p) {
+			continue
+		}
 		np := v.npRead(p)
 		if anyGlob(m.reads, np) && !anyGlob(m.except, np) {
 			return true
@@ -843,6 +846,18 @@ func (m *Matcher) readHit(v *cmdView) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// copyOfPublic reports whether p is a copy, made earlier in the session,
+// of a file the matcher names as not secret ("cp .env.example
+// .env.sample.bak", then diff it): its name is no longer what it holds.
+func (v *cmdView) copyOfPublic(m *Matcher, p string) bool {
+	for _, cp := range v.c.Copies {
+		if cp[0] == p {
+			return anyGlob(m.except, v.npRead(cp[1]))
 		}
 	}
 	return false

@@ -402,6 +402,7 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 		check := func(p string) {
 			if o, earlier := w.st.originOf(p); o != "" {
 				cmd.Origins = append(cmd.Origins, o)
+				cmd.Copies = append(cmd.Copies, [2]string{p, o})
 				if earlier {
 					c.crossCall = true
 				}
@@ -612,6 +613,14 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		}
 	}
+	for _, oc := range optionCommands(name, args.fields) {
+		w.sub(oc, c.with(name+" option"), nil)
+	}
+	for _, kv := range args.env {
+		if n, v, ok := strings.Cut(kv, "="); ok {
+			w.commandVar(n, v, c)
+		}
+	}
 	switch {
 	case shells[name]:
 		w.runShell(cmd, args, c, in)
@@ -623,6 +632,12 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		cmd.CodeFrom = append(cmd.CodeFrom, allSrcs(args)...)
 		if !fullyUnknown(text) {
 			w.sub(text, c.with("eval"), c.pos)
+		} else if !contains(c.via, "eval $var") {
+			// P="$(curl -s URL)", then eval "$P": what eval runs is what
+			// the substitution printed, as in eval "$(curl -s URL)".
+			for _, from := range args.valueFrom {
+				w.sub("eval "+from, c.with("eval $var"), nil)
+			}
 		}
 	case name == "source" || name == ".":
 		if len(args.fields) > 0 && (args.fields[0] == "/dev/stdin" || args.fields[0] == "-") {
@@ -691,12 +706,27 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		for i, a := range args.fields {
 			ex := ""
 			switch {
-			case (a == "-c" || a == "--cmd") && i+1 < len(args.fields):
+			case (a == "-c" || a == "--cmd" || len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == 'c' && strings.Trim(a[1:], "esnNXEbRZc") == "") && i+1 < len(args.fields):
+				// -c, also bundled ("ex -sc CMD").
 				ex = args.fields[i+1]
 			case strings.HasPrefix(a, "+") && len(a) > 1:
 				ex = a[1:]
 			}
-			if t := strings.TrimLeft(ex, ": "); strings.HasPrefix(t, "!") || strings.HasPrefix(t, "silent !") || strings.HasPrefix(t, "call system(") {
+			t := strings.TrimLeft(ex, ": ")
+			// "%!cmd" filters the buffer through cmd; "r !cmd" reads its
+			// output in; "r FILE" reads the file into the buffer a later
+			// ":w" saves elsewhere.
+			t = strings.TrimPrefix(t, "%")
+			for _, p := range []string{"r ", "read "} {
+				if rest, ok := strings.CutPrefix(t, p); ok {
+					if rest = strings.TrimSpace(rest); strings.HasPrefix(rest, "!") {
+						t = rest
+					} else if rest != "" {
+						w.emit(newRaw([]string{"cat", rest}), c.with(name+" -c "+strings.TrimSpace(p)), stdinInfo{})
+					}
+				}
+			}
+			if strings.HasPrefix(t, "!") || strings.HasPrefix(t, "silent !") || strings.HasPrefix(t, "call system(") {
 				t = strings.TrimPrefix(strings.TrimPrefix(t, "silent "), "!")
 				if strings.HasPrefix(t, "call system(") {
 					t = strings.Trim(strings.TrimSuffix(strings.TrimPrefix(t, "call system("), ")"), `'"`)
@@ -992,7 +1022,21 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.sub(rest, c.with("tmux"), nil)
 		}
 	case name == "screen":
-		if rest := skipOpts(args.fields, "S", "c", "L", "Logfile", "p", "X", "h", "T"); len(rest) > 0 {
+		var flags []string
+		for _, a := range args.fields {
+			if len(a) > 2 && a[0] == '-' && a[1] != '-' && (a[len(a)-1] == 'S' || a[len(a)-1] == 'c') && strings.Trim(a[1:], "dmDRrSc") == "" {
+				// "-dmS NAME": bundled flags whose last takes the value.
+				for _, ch := range a[1:] {
+					flags = append(flags, "-"+string(ch))
+				}
+				continue
+			}
+			flags = append(flags, a)
+		}
+		if contains(flags, "-X") {
+			break // a command to a running session (stuff: optionCommands)
+		}
+		if rest := skipOpts(flags, "S", "c", "L", "Logfile", "p", "X", "h", "T"); len(rest) > 0 {
 			nr := newRaw(rest)
 			w.emit(nr, c.with("screen"), stdinInfo{})
 		}

@@ -559,6 +559,7 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 		val = w.st.Vars[name] + val
 	}
 	w.st.setVar(name, val)
+	w.commandVar(name, val, c)
 	if fromSubst {
 		if w.st.VarFrom == nil {
 			w.st.VarFrom = map[string]string{}

@@ -78,6 +78,8 @@ type Command struct {
 	// Origins are the paths that arguments or "<" files are copies,
 	// moves or links of, made earlier in the session.
 	Origins []string
+	// Copies pairs each such argument with its original: {arg, origin}.
+	Copies [][2]string
 	// Through are the originals that arguments below a link (or a moved
 	// directory) made earlier in the session reach ("build/*" after "ln
 	// -s ~ build" is "~/*"): what a delete there deletes.

@@ -582,8 +582,24 @@ func (w *walker) gitExtras(args []string, c ctx) {
 			k := strings.TrimPrefix(pos[0], "alias.")
 			w.st.GitAliases[k] = strings.Join(pos[1:], " ")
 			w.st.origin["gitalias:"+k] = w.st.gen
+		} else if len(pos) >= 2 && gitCommandKey(pos[0]) {
+			// git config --global core.pager 'CMD': every later git
+			// command that pages runs CMD.
+			w.sub(strings.TrimPrefix(strings.Join(pos[1:], " "), "!"), c.with("git config "+pos[0]), nil)
 		}
 		return
+	}
+	switch name {
+	case "rebase":
+		// git rebase --exec CMD: CMD runs after every replayed commit.
+		for _, x := range optValues(rest, "--exec", "-x") {
+			w.sub(x, c.with("git rebase --exec"), nil)
+		}
+	case "bisect":
+		// git bisect run CMD ARGS: CMD runs at every step.
+		if len(rest) > 1 && rest[0] == "run" {
+			w.sub(joinQuoted(rest[1:]), c.with("git bisect run"), nil)
+		}
 	}
 	if v, ok := inline[name]; ok && !contains(c.via, "git-alias:"+name) {
 		w.sub("git "+v+" "+joinQuoted(rest), c.with("git-alias:"+name), nil)
