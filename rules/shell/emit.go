@@ -1305,6 +1305,12 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 		}
 		return
 	}
+	if rest, ok := shebangSplit(f.Content); ok && !shells[cmd.Name] && Interpreter(cmd.Name) == "" {
+		// Run directly, "#!/usr/bin/env -S bash -c 'CMD'" makes the
+		// kernel run env with that line: the interpreter's own options
+		// are a command of their own.
+		w.sub("env -S "+quote(rest)+" "+quote(p), c.with("#!env -S"), nil)
+	}
 	lang := f.Lang
 	if lang == "" {
 		lang = shebangLang(f.Content, key)
@@ -1320,6 +1326,20 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 		return
 	}
 	w.sub(f.Content, c, pos)
+}
+
+// shebangSplit returns what follows "env -S" on a script's #! line.
+func shebangSplit(content string) (string, bool) {
+	if !strings.HasPrefix(content, "#!") {
+		return "", false
+	}
+	line, _, _ := strings.Cut(content[2:], "\n")
+	fs := strings.Fields(line)
+	if len(fs) < 3 || path.Base(fs[0]) != "env" || fs[1] != "-S" && fs[1] != "--split-string" {
+		return "", false
+	}
+	_, rest, _ := strings.Cut(line, fs[1])
+	return strings.TrimSpace(rest), true
 }
 
 // shebangLang guesses a script's language from its #! line or extension.

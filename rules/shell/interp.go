@@ -254,6 +254,19 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			out = append(out, it)
 		}
 	}
+	if lang == "awk" {
+		// print EXPR | "sh": the printed line is the shell's input;
+		// "CMD" | getline runs CMD.
+		for _, m := range awkPipeRe.FindAllStringSubmatchIndex(code, 8) {
+			if m[2] >= 0 {
+				if s, _, ok := readStrExpr(code[m[2]:m[3]], vars); ok {
+					add(codeItem{shell: s, via: via + " print | sh", text: clip(code[m[0]:], 200)})
+				}
+			} else if s, _, ok := readStrExpr(code[m[4]:m[5]], vars); ok {
+				add(codeItem{shell: s, via: via + " getline", text: clip(code[m[0]:], 200)})
+			}
+		}
+	}
 	if lang == "python" {
 		// IPython: "!cmd" lines, "x = !cmd", %sx/%system, and %%bash or
 		// %%sh cells run in a shell.
@@ -905,6 +918,10 @@ var (
 	awkJuxtaRe   = refilter.MustCompile(`("(?:[^"\\\n]|\\.)*")[ \t]+("|[A-Za-z_])`)
 )
 
+// awkPipeRe finds awk's pipes to and from commands: a string printed
+// into a shell, or a command string read with getline.
+var awkPipeRe = refilter.MustCompile(`\bprintf?\s*\(?\s*("(?:[^"\\]|\\.)*")\s*\)?\s*\|\s*"(?:/bin/|/usr/bin/)?(?:ba|da|z)?sh"|("(?:[^"\\]|\\.)*")\s*\|\s*getline\b`)
+
 // awkConcat rewrites awk's concatenation by juxtaposition ("rm -rf "
 // ENVIRON["HOME"]) into the "+" the string reader follows, with
 // ENVIRON["X"] read as the shell's $X.
@@ -1101,6 +1118,37 @@ func rubyInterp(body string, vars map[string]string) string {
 	}
 }
 
+// readPercentLit reads a Ruby percent string literal at the start of s
+// (%q{...}, %Q(...), %[...], %<...>, %|...|), brackets nesting.
+func readPercentLit(s string) (string, int, bool) {
+	i := 1
+	if len(s) > 1 && (s[1] == 'q' || s[1] == 'Q') {
+		i = 2
+	}
+	if len(s) <= i || s[0] != '%' {
+		return "", 0, false
+	}
+	open := s[i]
+	closer := map[byte]byte{'{': '}', '(': ')', '[': ']', '<': '>', '|': '|', '!': '!'}[open]
+	if closer == 0 {
+		return "", 0, false
+	}
+	depth := 0
+	for j := i + 1; j < len(s); j++ {
+		switch c := s[j]; {
+		case c == '\\':
+			j++
+		case c == closer && depth == 0:
+			return s[i+1 : j], j + 1, true
+		case c == closer:
+			depth--
+		case c == open:
+			depth++
+		}
+	}
+	return "", 0, false
+}
+
 func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 	var b strings.Builder
 	n := 0
@@ -1159,6 +1207,14 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 				}
 			}
 			b.WriteString(body)
+			got = true
+		} else if body, k, ok := readPercentLit(rest); ok {
+			// Ruby: system(%q{rm -rf ~}), %Q(...), %(...).
+			if strings.Contains(body, "#{") && !strings.HasPrefix(rest, "%q") {
+				body = rubyInterp(body, vars)
+			}
+			b.WriteString(body)
+			n += k
 			got = true
 		} else if dec, k, ok := readDecodeCall(rest, vars); ok {
 			// open(base64.b64decode('fi8uc3No...').decode()): the path

@@ -19,7 +19,7 @@ import (
 // String-literal spans: a call named inside a string ("Never run `rm -rf
 // /`") is prose, not code.
 func literalSpans(lang, code string) [][2]int {
-	if lang != "python" && lang != "node" && lang != "javascript" {
+	if lang != "python" && lang != "node" && lang != "javascript" && lang != "ruby" {
 		return nil
 	}
 	var out [][2]int

@@ -62,3 +62,35 @@ func TestCommandVars(t *testing.T) {
 		}
 	}
 }
+
+func TestReadPercentLit(t *testing.T) {
+	for in, want := range map[string]string{
+		"%q{rm -rf ~}) x": "rm -rf ~",
+		"%Q(a (b) c)":     "a (b) c",
+		"%[x]":            "x",
+		`%q{a \} b}`:      `a \} b`,
+		"%q|ls|":          "ls",
+		"% q{x}":          "",
+		"%q{unterminated": "",
+	} {
+		got, _, ok := readPercentLit(in)
+		if want == "" && ok || want != "" && got != want {
+			t.Errorf("readPercentLit(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+func TestShebangSplit(t *testing.T) {
+	for in, want := range map[string]string{
+		"#!/usr/bin/env -S bash -c 'x'\nrest": "bash -c 'x'",
+		"#!/usr/bin/env --split-string=a b\n": "",
+		"#!/usr/bin/env python3\n":            "",
+		"#!/bin/sh\n":                         "",
+		"echo hi":                             "",
+	} {
+		got, ok := shebangSplit(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("shebangSplit(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

@@ -1153,6 +1153,12 @@ func secretSource(f []string) string {
 		return "~/.config/gcloud/application_default_credentials.json"
 	case strings.HasPrefix(line, "kubectl config view") && strings.Contains(line, "--raw"):
 		return "~/.kube/config"
+	case strings.HasPrefix(line, "az account get-access-token"):
+		return "~/.azure/msal_token_cache.json"
+	case strings.HasPrefix(line, "vault print token"):
+		return "~/.vault-token"
+	case strings.HasPrefix(line, "heroku auth:token"):
+		return "~/.netrc"
 	}
 	return ""
 }

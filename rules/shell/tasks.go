@@ -40,6 +40,12 @@ func makeRecipes(content string, targets []string) []string {
 			if first == "" && len(cur) > 0 && !strings.HasPrefix(cur[0], ".") {
 				first = cur[0]
 			}
+			// "all: deps ; recipe": a recipe on the rule's own line.
+			if _, after, ok := strings.Cut(line[len(m[0])-1:], ";"); ok && strings.TrimSpace(after) != "" {
+				for _, t := range cur {
+					byTarget[t] = append(byTarget[t], strings.TrimSpace(after))
+				}
+			}
 			continue
 		}
 		if strings.TrimSpace(line) == "" {
