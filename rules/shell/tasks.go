@@ -726,6 +726,10 @@ func (w *walker) matchingFiles(spec string) []string {
 // CMake's COMMAND, XML tags, JSON "name": "value" pairs.
 var configKeyRe = refilter.MustCompile(`^\s*(?:-\s+)?(?:(?:run|entry|command|cmd|script|commands(?:_pre|_post)?|test|shell)\s*[:=]\s*(?:\{\s*shell\s*=\s*)?|//go:generate\s+|.*\bCOMMAND\s+|"[^"]+"\s*:\s*\[?\s*|<argument>|<executable>)`)
 
+// toxSubst reads tox's substitutions: the user's home, the project's
+// directory and environment variables ({env:NAME}, {env:NAME:default}).
+var toxSubst = strings.NewReplacer("{homedir}", "~", "{env:HOME}", "~", "{toxinidir}", ".", "{env:USERPROFILE}", "~")
+
 // configCommands returns the command lines of a build tool's
 // configuration: the values after the keys configKeyRe knows, quotes and
 // closing brackets trimmed. Comments are skipped.
@@ -745,7 +749,7 @@ func configCommands(content string) []string {
 		if i := strings.Index(v, "</"); i >= 0 {
 			v = v[:i]
 		}
-		v = strings.ReplaceAll(v, "{homedir}", "~")
+		v = toxSubst.Replace(v)
 		v = trimClosers(strings.TrimRight(v, ", "))
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = v[1 : len(v)-1]
