@@ -58,11 +58,11 @@ var (
 	deleteCallRe    = refilter.MustCompile(`\.unlink\(|\bunlink\(|\brmtree\(|\bos\.remove\(|\.rmdir\(|\bos\.unlink\(`)
 	walkRe          = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
 	osWalkRe        = refilter.MustCompile(`\bos\.walk\(\s*`)
-	dbNameRe        = refilter.MustCompile(`\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
-	sqlExecRe       = refilter.MustCompile(`\.(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*`)
+	dbNameRe        = refilter.MustCompile(`(?i)\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
+	sqlExecRe       = refilter.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*`)
 	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
 	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
-	dbHostRe        = refilter.MustCompile(`(?i)\bhost\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
+	dbHostRe        = refilter.MustCompile(`(?i)\b(?:host|server)\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
 	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*(?:\w+\.write|print)\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
 	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system|exec)(?:\s+|\s*\(\s*)`)
 	rustCmdRe       = refilter.MustCompile(`Command::new\(\s*"([^"]+)"\s*\)((?:\s*\.args?\(\s*(?:\[[^\]]*\]|"(?:[^"\\]|\\.)*")\s*\))*)`)
@@ -278,7 +278,8 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	calls := shellCallRe.FindAllStringIndex(code, -1)
 	scanCalls := func(vars map[string]string, calls [][]int) {
 		for _, m := range calls {
-			if inSpans(spans, m[0]) {
+			if inSpans(spans, m[0]) || m[0] >= 2 && code[m[0]-2:m[0]] == "->" {
+				// ->exec( is a method ($pdo->exec), not PHP's exec().
 				continue
 			}
 			rest := code[m[1]:]
@@ -1643,6 +1644,19 @@ func dbClient(code string) string {
 		return "mysql"
 	case strings.Contains(code, "sqlite3.connect"):
 		return "sqlite3"
+	case strings.Contains(code, "new PDO("):
+		// PHP's PDO: the DSN's prefix names the server.
+		switch {
+		case strings.Contains(code, "pgsql:"):
+			return "psql"
+		case strings.Contains(code, "sqlite:"):
+			return "sqlite3"
+		case strings.Contains(code, "sqlsrv:"):
+			return "sqlcmd"
+		}
+		return "mysql"
+	case strings.Contains(code, "pyodbc") || strings.Contains(code, "require('mssql')") || strings.Contains(code, `require("mssql")`) || strings.Contains(code, "pymssql"):
+		return "sqlcmd"
 	case strings.Contains(code, "SparkSession") || strings.Contains(code, "pyspark"):
 		// spark.sql("DROP DATABASE ...") on the cluster's metastore.
 		return "spark-sql"
