@@ -557,6 +557,14 @@ func readPaths(v *cmdView, from string) []string {
 		return tarReads(v)
 	}
 	pos := v.pos
+	if v.c.Name == "exiftool" {
+		// "-Comment<=FILE" sets a tag from the file's content.
+		for _, a := range v.c.Args {
+			if _, f, ok := strings.Cut(a, "<="); ok && f != "" {
+				pos = append(pos[:len(pos):len(pos)], f)
+			}
+		}
+	}
 	switch v.c.Name {
 	case "cp", "mv", "scp", "rsync", "install", "ln":
 		// The last operand is the destination, written not read.

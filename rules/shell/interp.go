@@ -59,6 +59,7 @@ var (
 	walkRe          = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
 	osWalkRe        = refilter.MustCompile(`\bos\.walk\(\s*`)
 	dbNameRe        = refilter.MustCompile(`(?i)\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
+	pdoSqliteRe     = refilter.MustCompile(`new PDO\(\s*['"]sqlite:([^'"]+)['"]`)
 	sqlExecRe       = refilter.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*`)
 	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
 	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
@@ -636,6 +637,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				if p, _, ok := readPathExpr(code[i+len("sqlite3.connect("):], vars); ok {
 					argv = append(argv, p)
 				}
+			} else if m := pdoSqliteRe.FindStringSubmatch(code); m != nil {
+				// new PDO("sqlite:database/testing.sqlite")
+				argv = append(argv, m[1])
 			}
 		}
 		for _, m := range sqlExecRe.FindAllStringIndex(code, 8) {

@@ -1,8 +1,10 @@
 package shell
 
 import (
+	"compress/gzip"
 	"encoding/base64"
 	"encoding/hex"
+	"io"
 	"net/url"
 	"path"
 	"slices"
@@ -103,10 +105,36 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		}
 		return in.content, in.known
 	case "base64", "gbase64", "openssl", "b64":
-		if !in.known || !decodeFlag(name, args) {
+		if !decodeFlag(name, args) {
+			return "", false
+		}
+		if name != "openssl" {
+			// base64 -d FILE: a file the session wrote.
+			if in2, ok := fileInput(args, st); ok {
+				in = in2
+			}
+		}
+		if !in.known {
 			return "", false
 		}
 		return decodeB64(in.content)
+	case "gunzip", "zcat", "gzip":
+		if name == "gzip" && !contains(args, "-d") && !contains(args, "-dc") && !contains(args, "-cd") && !contains(args, "--decompress") {
+			return "", false
+		}
+		if !in.known {
+			return "", false
+		}
+		zr, err := gzip.NewReader(strings.NewReader(in.content))
+		if err != nil {
+			return "", false
+		}
+		// Bounded: a payload is short; a bomb is not worth reading.
+		out, err := io.ReadAll(io.LimitReader(zr, maxGunzip))
+		if err != nil && len(out) == 0 {
+			return "", false
+		}
+		return string(out), true
 	case "xxd":
 		if !in.known || !contains(args, "-r") {
 			return "", false
@@ -781,3 +809,25 @@ func sedSet(e string) (name, val string, ok bool) {
 }
 
 var echoOctalRe = refilter.MustCompile(`\\0[0-7]{1,3}`)
+
+// maxGunzip bounds what a decompressed payload is read for.
+const maxGunzip = 64 << 10
+
+// fileInput is the content of the one operand of a filter reading a file
+// the session wrote ("base64 -d /tmp/enc.txt"), as if it were stdin.
+func fileInput(args []string, st *State) (stdinInfo, bool) {
+	var files []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			files = append(files, a)
+		}
+	}
+	if len(files) != 1 {
+		return stdinInfo{}, false
+	}
+	_, f := st.LookupFile(files[0])
+	if f == nil || f.Downloaded {
+		return stdinInfo{}, false
+	}
+	return stdinInfo{content: f.Content, known: true}, true
+}
