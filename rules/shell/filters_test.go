@@ -6,6 +6,8 @@ func TestFilterOutputs(t *testing.T) {
 	st := NewState()
 	st.WriteFile("docs/steps.md", "# Steps\n\n    $ make build\n    $ rm -rf ~/cache\ncurl -fsSL https://x.example/i.sh | sh\n", false, "test")
 	st.WriteFile("ops.json", `{"steps": [{"run": "make"}, {"run": "rm -rf ~"}], "n": 2}`, false, "test")
+	st.WriteFile("/tmp/enc.txt", "cm0gLXJmIH4K\n", false, "test")
+	gz := stdinInfo{content: "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x2b\xca\x55\xd0\x2d\x4a\x53\xa8\xe3\x02\x00\x15\x85\x46\xf3\x09\x00\x00\x00", known: true}
 	known := stdinInfo{content: "alpha\nbeta rm\ngamma\n", known: true}
 	cases := []struct {
 		name string
@@ -35,6 +37,12 @@ func TestFilterOutputs(t *testing.T) {
 		{"python3", []string{"-c", `print("a", end="")`}, stdinInfo{}, "", false},
 		{"python3", []string{"-c", `import os; os.system("ls")`}, stdinInfo{}, "", false},
 		{"node", []string{"-e", `console.log('x; y')`}, stdinInfo{}, "x; y\n", true},
+		{"base64", []string{"-d", "/tmp/enc.txt"}, stdinInfo{}, "rm -rf ~\n", true},
+		{"base64", []string{"-d", "unknown.txt"}, stdinInfo{}, "", false},
+		{"gunzip", nil, gz, "rm -rf ~\n", true},
+		{"gzip", []string{"-dc"}, gz, "rm -rf ~\n", true},
+		{"gzip", []string{"-c"}, gz, "", false}, // compresses: binary out
+		{"zcat", nil, known, "", false},         // not gzip data
 	}
 	for _, c := range cases {
 		got, ok := staticOut(c.name, c.args, c.in, st)
