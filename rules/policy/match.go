@@ -246,7 +246,7 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if m.argsRe != nil && !m.argsRe.MatchString(v.str) {
 		return res, false
 	}
-	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) && !anyMatch(m.textRe, c.ValueFrom) {
+	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) && !anyMatch(m.textRe, c.ValueFrom) && (c.Host == "" || !m.textRe.MatchString(c.Host)) {
 		return res, false
 	}
 	if m.textNotRe != nil && (m.textNotRe.MatchString(c.Text) || m.textNotRe.MatchString(v.str) || anyMatch(m.textNotRe, c.ValueFrom)) {
@@ -314,6 +314,9 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 		}
 	}
 	if len(m.CodeFrom) > 0 && !sourcesMatch(c.CodeFrom, m.CodeFrom) {
+		return res, false
+	}
+	if len(m.ArgsNotFrom) > 0 && sourcesMatch(c.ArgsFrom, m.ArgsNotFrom) {
 		return res, false
 	}
 	if len(m.ArgsFrom) > 0 && !sourcesMatch(c.ArgsFrom, m.ArgsFrom) {

@@ -82,7 +82,10 @@ type Matcher struct {
 	// (a command substitution, or words xargs read from a pipe:
 	// "lsblk -dpno NAME | xargs wipefs -a").
 	ArgsFrom []string `yaml:"args_from"`
-	StdinRe  string   `yaml:"stdin_regex"`
+	// ArgsNotFrom: no argument is the output of one of these ("kubectl
+	// get pods ... | xargs kubectl delete": pods are recreated).
+	ArgsNotFrom []string `yaml:"args_not_from"`
+	StdinRe     string   `yaml:"stdin_regex"`
 	// StdinNotRe excuses a match of stdin_regex when it also matches at
 	// the same place ("DROP DATABASE app_test" is scratch).
 	StdinNotRe string   `yaml:"stdin_not_regex"`

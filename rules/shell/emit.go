@@ -378,7 +378,7 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 		Via: append([]string(nil), c.via...), Redirects: r.redirects,
 		PipeIndex: c.pipeIdx, PipeLen: max(c.pipeLen, 1), PipeID: c.pipeID,
 		Wrappers: r.wrappers, Notes: append([]string(nil), r.notes...), Stdin: in.sources, StdinText: stdinText(in),
-		Env: w.withSelectors(r.env), ValueFrom: r.valueFrom,
+		Env: w.withSelectors(r.env), ValueFrom: r.valueFrom, Host: c.host,
 	}
 	if c.pipeLen == 0 {
 		cmd.PipeIndex, cmd.PipeLen, cmd.PipeID = 0, 1, 0
@@ -527,6 +527,10 @@ var shells = map[string]bool{
 	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true,
 	"fish": true, "rbash": true, "yash": true, "posh": true, "csh": true, "tcsh": true, "ksh93": true,
 }
+
+// winScriptHosts run a script or library file named on their command line.
+var winScriptHosts = map[string]bool{"cscript": true, "cscript.exe": true, "wscript": true, "wscript.exe": true, "mshta": true, "mshta.exe": true,
+	"rundll32": true, "rundll32.exe": true, "regsvr32": true, "regsvr32.exe": true}
 
 // IsShell reports whether name is a POSIX-like shell interpreter.
 func IsShell(name string) bool { return shells[name] }
@@ -839,6 +843,21 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				}
 			}
 		}
+	case winScriptHosts[strings.ToLower(name)]:
+		// Windows script hosts and loaders run the file they are given:
+		// "cscript //nologo x.vbs", "mshta x.hta", "rundll32 x.dll,Entry",
+		// "regsvr32 /s x.dll". A file downloaded earlier is a download run.
+		for _, a := range winSplit(cmd.Text)[1:] {
+			a = strings.Trim(a, `"'`)
+			if a == "" || strings.HasPrefix(a, "//") || a[0] == '/' && len(a) <= 12 && !strings.Contains(a[1:], "/") || a[0] == '-' {
+				continue // //nologo, /s, /i:...
+			}
+			if i := strings.IndexByte(a, ','); i > 0 {
+				a = a[:i] // rundll32's ",EntryPoint"
+			}
+			w.runFile(cmd, winPath(a), c.with(name), nil)
+			break
+		}
 	case name == "installer":
 		// macOS "installer -pkg FILE -target /": the package's scripts
 		// run as root; a package downloaded earlier is a download run.
@@ -954,16 +973,19 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				w.st.setTunnel(p[1], p[2])
 			}
 		}
-		if rest := sshRemote(args.fields); rest != "" {
+		if host, rest := sshRemote(args.fields); rest != "" {
 			// The remote command reads ssh's standard input: "ssh host
 			// 'bash -s' < script.sh" runs the script there.
 			cc := c.with("ssh")
 			cc.stdin = in
+			cc.host = host
 			w.sub(rest, cc, nil)
 		}
 	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant":
 		for _, rc := range remoteShells(name, args.fields) {
-			w.sub(rc, c.with(name+" remote command"), nil)
+			cc := c.with(name + " remote command")
+			cc.host = remoteHost(name, args.fields)
+			w.sub(rc, cc, nil)
 		}
 	case name == "adb" || name == "adb.exe":
 		// "adb [-s SERIAL] shell CMD": CMD runs in the device's shell, as
@@ -1378,6 +1400,44 @@ func shebangLang(content, p string) string {
 	return "sh"
 }
 
+// awkInputWords is what awk's field references stand for: the first
+// field of each known input line, else what a listing upstream hands on
+// (as xargs reads it), else nil.
+func awkInputWords(in stdinInfo) []string {
+	if !in.known {
+		return sourceWords(in)
+	}
+	var words []string
+	for _, l := range strings.Split(in.content, "\n") {
+		if fs := strings.Fields(l); len(fs) > 0 && len(words) < 8 {
+			words = append(words, fs[0])
+		}
+	}
+	return words
+}
+
+// withInputWords puts each input word in place of the input-word marker
+// in a code item (one item per word); an item without the marker, or
+// with no known words, is returned as it is.
+func withInputWords(it codeItem, words []string) []codeItem {
+	if len(words) == 0 || !strings.Contains(it.shell+strings.Join(it.argv, "\x00"), stdinWord) {
+		return []codeItem{it}
+	}
+	out := make([]codeItem, 0, len(words))
+	for _, wd := range words {
+		n := it
+		n.shell = strings.ReplaceAll(it.shell, stdinWord, wd)
+		if it.argv != nil {
+			n.argv = make([]string, len(it.argv))
+			for i, a := range it.argv {
+				n.argv[i] = strings.ReplaceAll(a, stdinWord, wd)
+			}
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
 func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in stdinInfo) {
 	f := args.fields
 	if lang == "awk" {
@@ -1391,8 +1451,15 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 				return
 			case strings.HasPrefix(a, "-") && len(a) > 1:
 			default:
+				if i+1 < len(f) {
+					// The fields come from the input files, not stdin.
+					in = w.fileStdin(f[i+1], nil)
+				}
+				words := awkInputWords(in)
 				for _, s := range extractCode("awk", a) {
-					w.codeItem(s, c.with(cmd.Name))
+					for _, it := range withInputWords(s, words) {
+						w.codeItem(it, c.with(cmd.Name))
+					}
 				}
 				return
 			}
@@ -1700,7 +1767,7 @@ func (w *walker) findExec(cmd *Command, c ctx) {
 	}
 }
 
-func sshRemote(f []string) string {
+func sshRemote(f []string) (host, rest string) {
 	argOpts := "bcDEeFIiJLlmOopQRSWw"
 	i := 0
 	for i < len(f) {
@@ -1721,9 +1788,13 @@ func sshRemote(f []string) string {
 		break
 	}
 	if i+1 >= len(f) {
-		return ""
+		return "", ""
 	}
-	return strings.Join(f[i+1:], " ")
+	host = f[i]
+	if _, h, ok := strings.Cut(host, "@"); ok {
+		host = h
+	}
+	return host, strings.Join(f[i+1:], " ")
 }
 
 func containerExec(prog string, f []string) []string {

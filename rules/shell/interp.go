@@ -40,7 +40,7 @@ var (
 	wholeEnvRe      = refilter.MustCompile(`^\s*\(?\s*(?:(?:json\.dumps|pprint\.pformat|str|repr)\(\s*)?(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)(?:\s*\)|\s*,[^)]*){0,4}\s*;?\s*$`)
 	envLoopRe       = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bfor\s*\(\s*(?:const|let|var)\s*\[\s*\w+\s*,\s*\w+\s*\]\s*of\s+Object\.entries\(\s*process\.env\s*\)|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
 	execFileRe      = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
-	hexDecRe        = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*`)
+	hexDecRe        = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*|\bpack\s*\(?\s*["']H\*["']\s*,\s*`)
 	bufB64Re        = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe      = refilter.MustCompile("`([^`]+)`")
 	qxRe            = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x[({\[]([^)}\]]+)[)}\]]`)
@@ -60,7 +60,7 @@ var (
 	osWalkRe        = refilter.MustCompile(`\bos\.walk\(\s*`)
 	dbNameRe        = refilter.MustCompile(`(?i)\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
 	pdoSqliteRe     = refilter.MustCompile(`new PDO\(\s*['"]sqlite:([^'"]+)['"]`)
-	sqlExecRe       = refilter.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*`)
+	sqlExecRe       = refilter.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*|->do\(\s*|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,\s*`)
 	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
 	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
 	dbHostRe        = refilter.MustCompile(`(?i)\b(?:host|server)\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
@@ -133,6 +133,20 @@ func psDownloadRun(code string) string {
 	for _, pre := range []string{"& ", "&", ". ", "start-process ", "-file ", "saps ", "iex (gc ", "invoke-item "} {
 		if strings.Contains(lr, pre+lp) || strings.Contains(lr, pre+"'"+lp) || strings.Contains(lr, pre+`"`+lp) {
 			return u
+		}
+	}
+	// A script host or loader given the file: "cscript //nologo F",
+	// "rundll32 F,Entry", "regsvr32 /s F".
+	for _, h := range []string{"cscript", "wscript", "mshta", "rundll32", "regsvr32"} {
+		for i := strings.Index(lr, h); i >= 0; {
+			if args := head(lr[i+len(h):], 200); strings.Contains(strings.SplitN(args, ";", 2)[0], lp) {
+				return u
+			}
+			j := strings.Index(lr[i+1:], h)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
 		}
 	}
 	return ""
@@ -428,6 +442,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				// root = check_output(["git", "rev-parse", "--show-toplevel"])
 				// then rmtree(root): the shell's rm -rf "$(...)".
 				add(codeItem{shell: `rm -rf "$(` + cmd + `)"`, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
+			} else if vals, _, ok := readSeq(code[m[1]:], vars); ok && len(vals) > 0 {
+				// FileUtils.rm_rf(["/etc", "/usr"]), rm_rf(%w[a b]): each.
+				add(codeItem{argv: append([]string{"rm", "-r", "-f"}, vals...), via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 			}
 		}
 		for _, m := range deleteRecRe.FindAllStringSubmatchIndex(code, 8) {
@@ -459,6 +476,21 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			callee := strings.TrimRight(code[m[0]:m[1]], "( \t")
 			if lang == "perl" && callee == "open" {
 				// open(FH, "<", PATH), open(my $fh, '<', PATH).
+				if k := perlOpenWriteRe.FindStringSubmatchIndex(rest); k != nil {
+					// open(F, ">>", PATH) then print F "...": what the
+					// file gets, as a shell redirect would write it.
+					if p, n, ok := readPathExpr(rest[k[1]:], vars); ok && looksLikePath(p) {
+						appendTo := rest[k[2]:k[3]] == ">>"
+						if wm := perlPrintRe.FindStringIndex(rest[k[1]+n:]); wm != nil {
+							if body, _, ok := readStrExpr(rest[k[1]+n+wm[1]:], vars); ok {
+								add(codeItem{shell: writeShell(p, body, appendTo), via: via + " open", text: clip(code[m[0]:], 200)})
+								continue
+							}
+						}
+						add(codeItem{argv: []string{"tee", p}, via: via + " open", text: clip(code[m[0]:], 200)})
+					}
+					continue
+				}
 				if k := perlOpenHandleRe.FindStringIndex(rest); k != nil {
 					rest = rest[k[1]:]
 				}
@@ -640,6 +672,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			} else if m := pdoSqliteRe.FindStringSubmatch(code); m != nil {
 				// new PDO("sqlite:database/testing.sqlite")
 				argv = append(argv, m[1])
+			} else if m := sqliteURLRe.FindStringSubmatch(code); m != nil {
+				// create_engine("sqlite:///test.db")
+				argv = append(argv, m[1])
 			}
 		}
 		for _, m := range sqlExecRe.FindAllStringIndex(code, 8) {
@@ -810,11 +845,27 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	// eval(gzinflate(base64_decode("..."))), eval(atob("...")): code kept
 	// unreadable on purpose and run in-process.
 	for _, m := range evalCallRe.FindAllStringIndex(code, 8) {
-		if !strings.HasSuffix(code[m[0]:m[1]], "(") || inSpans(spans, m[0]) {
+		if inSpans(spans, m[0]) {
 			continue
 		}
-		if arg := callArg(code[m[1]:]); arg != "" && decoderRe.MatchString(arg) {
-			add(codeItem{argv: []string{lang, "encoded-exec"}, via: via + " eval(decoded)", notes: []string{"encoded-exec"}, text: clip(code[m[0]:], 200)})
+		arg := ""
+		if strings.HasSuffix(code[m[0]:m[1]], "(") {
+			arg = callArg(code[m[1]:])
+		} else if t := strings.TrimLeft(code[m[1]:], " \t"); lang == "perl" || lang == "ruby" {
+			// Perl's and Ruby's eval take their argument without
+			// brackets: eval pack("H*", "..."), eval "...".reverse.
+			arg = t[:stmtEnd(t)]
+		}
+		if arg == "" || !decoderRe.MatchString(arg) {
+			continue
+		}
+		add(codeItem{argv: []string{lang, "encoded-exec"}, via: via + " eval(decoded)", notes: []string{"encoded-exec"}, text: clip(code[m[0]:], 200)})
+		// What the decoder yields is code in the same language.
+		if dec, _, ok := readStrExpr(arg, vars); ok && printable(dec) {
+			for _, it := range extractDepth(lang, dec, depth+1, nil) {
+				it.via = via + " eval(decoded)"
+				add(it)
+			}
 		}
 	}
 	// Code fetched and run in-process: exec(urlopen(URL).read()),
@@ -938,6 +989,7 @@ func awkConcat(code string) string {
 		}
 		return `"$` + name + `"`
 	})
+	code = awkFields(code)
 	for i := 0; i < 8; i++ { // overlapping pairs: "a" "b" "c"
 		next := awkJuxtaRe.ReplaceAllString(code, "$1 + $2")
 		if next == code {
@@ -963,6 +1015,90 @@ func awkConcat(code string) string {
 		case !inStr && (ch == '{' || ch == ';'):
 			b.WriteByte('\n')
 		}
+	}
+	return b.String()
+}
+
+// rubyReverse returns the length of a Ruby ".reverse" (or ".reverse()")
+// call at the start of s, or 0.
+func rubyReverse(s string) int {
+	if !strings.HasPrefix(s, ".reverse") {
+		return 0
+	}
+	n := len(".reverse")
+	if strings.HasPrefix(s[n:], "()") {
+		return n + 2
+	}
+	if n < len(s) && (isIdentByte(s[n]) || s[n] == '(') {
+		return 0
+	}
+	return n
+}
+
+// stmtEnd is where the statement at the start of s ends: the first ";"
+// or newline outside quotes and brackets (at most 400 bytes).
+func stmtEnd(s string) int {
+	var quote byte
+	depth := 0
+	for i := 0; i < len(s) && i < 400; i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			if depth < 0 {
+				return i
+			}
+		case depth == 0 && (c == ';' || c == '\n'):
+			return i
+		}
+	}
+	return min(len(s), 400)
+}
+
+// awkFields turns awk's field references outside string literals ($1,
+// $0, $NF) into a string of the input-word marker, so system("rm -rf "
+// $1) reads as "rm -rf" applied to what awk reads, like xargs; the
+// caller puts the known input words in its place.
+func awkFields(code string) string {
+	if !strings.Contains(code, "$") {
+		return code
+	}
+	var b strings.Builder
+	inStr, esc := false, false
+	for i := 0; i < len(code); i++ {
+		ch := code[i]
+		switch {
+		case esc:
+			esc = false
+		case inStr && ch == '\\':
+			esc = true
+		case ch == '"':
+			inStr = !inStr
+		case !inStr && ch == '$' && i+1 < len(code):
+			j := i + 1
+			for j < len(code) && code[j] >= '0' && code[j] <= '9' {
+				j++
+			}
+			if j == i+1 && strings.HasPrefix(code[j:], "NF") {
+				j += 2
+			}
+			if j > i+1 && (j == len(code) || !isIdentByte(code[j])) {
+				b.WriteString(`"` + stdinWord + `"`)
+				i = j - 1
+				continue
+			}
+		}
+		b.WriteByte(ch)
 	}
 	return b.String()
 }
@@ -1202,6 +1338,10 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 				// 'slaitnederc/swa./~'[::-1]
 				body = reverse(body)
 				n += len("[::-1]")
+			} else if k := rubyReverse(after); k > 0 {
+				// Ruby: "~ fr- mr".reverse
+				body = reverse(body)
+				n += k
 			} else if strings.HasPrefix(after, ".join(") {
 				// "/".join(["", "usr"]), chr(10).join([...])
 				if vals, k, ok := readSeq(after[len(".join("):], vars); ok {
@@ -1348,7 +1488,7 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 			off += len(imp) - len("os.")
 		}
 	}
-	for _, pre := range []string{"PathBuf::from(", "Path::new(", "File(", "URL(fileURLWithPath:", "os.path.abspath(", "os.path.realpath(", "os.path.normpath(", "os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path(", "path.expand(", "normalizePath(", "Dir.glob(", "new File("} {
+	for _, pre := range []string{"PathBuf::from(", "Path::new(", "File(", "URL(fileURLWithPath:", "os.path.abspath(", "os.path.realpath(", "os.path.normpath(", "os.path.expanduser(", "expanduser(", "Path(", "pathlib.Path(", "os.path.expandvars(", "path.resolve(", "File.expand_path(", "path.expand(", "normalizePath(", "Dir.glob(", "new File(", "glob("} {
 		if strings.HasPrefix(t, pre) {
 			p, n, ok := readPathExpr(t[len(pre):], vars)
 			n += len(pre)
@@ -1597,6 +1737,9 @@ var (
 	// only use is a metadata method: Path("~/.ssh/id_rsa").exists().
 	listMethodRe     = refilter.MustCompile(`^\s*\)*\s*\.\s*(?:iterdir|glob|rglob|listdir|scandir)\s*\(`)
 	contentReadRe    = refilter.MustCompile(`\.read_(?:text|bytes)\(|\bopen\s*\(|\.read\(\)|readFileSync|copyfile|copy2?\(|copytree|tarfile|zipfile|make_archive`)
+	sqliteURLRe      = refilter.MustCompile(`['"]sqlite(?:\+\w+)?:///([^'"?\s]+)`)
+	perlOpenWriteRe  = refilter.MustCompile(`^\s*(?:my\s+)?\$?\w+\s*,\s*['"](>>|\+?>)(?::\w+)?['"]\s*,\s*`)
+	perlPrintRe      = refilter.MustCompile(`\b(?:print|printf|say)\s*\(?\s*(?:\{\s*)?\$?\w+\s*\}?\s+`)
 	perlOpenHandleRe = refilter.MustCompile(`^\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
 	metaMethodRe     = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
 )
@@ -1648,6 +1791,17 @@ func dbClient(code string) string {
 		return "mysql"
 	case strings.Contains(code, "sqlite3.connect"):
 		return "sqlite3"
+	case strings.Contains(code, "DBI->connect(") || strings.Contains(code, "DBI::dbConnect("):
+		// Perl's DBI names the driver in the DSN ("dbi:Pg:..."), R's DBI
+		// in its first argument (RPostgres::Postgres()).
+		low := strings.ToLower(code)
+		switch {
+		case strings.Contains(low, "dbi:pg:") || strings.Contains(low, "rpostgres") || strings.Contains(low, "postgresql()"):
+			return "psql"
+		case strings.Contains(low, "dbi:sqlite:") || strings.Contains(low, "rsqlite"):
+			return "sqlite3"
+		}
+		return "mysql"
 	case strings.Contains(code, "new PDO("):
 		// PHP's PDO: the DSN's prefix names the server.
 		switch {
@@ -1793,6 +1947,8 @@ func pathThenArg(rest string, vars map[string]string) (p, next string, ok bool) 
 
 var (
 	tclExecRe   = refilter.MustCompile(`\bexec\s+([^\]\n;]+)`)
+	tclHexRe    = refilter.MustCompile(`\[\s*binary\s+format\s+H\*\s+([0-9a-fA-F]+)\s*\]`)
+	tclRevRe    = refilter.MustCompile(`\[\s*string\s+reverse\s+(?:\{([^{}]*)\}|"([^"]*)")\s*\]`)
 	tclOpenRe   = refilter.MustCompile(`\[\s*open\s+([^\s\]]+)`)
 	tclDeleteRe = refilter.MustCompile(`\bfile\s+delete\s+(?:-force\s+)?(?:--\s+)?([^\s\]]+)`)
 	javaListRe  = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
@@ -1809,6 +1965,7 @@ func tclItems(code string) []codeItem {
 		}
 		return s
 	}
+	code = tclSubst(code)
 	var out []codeItem
 	for _, m := range tclExecRe.FindAllStringSubmatch(code, 8) {
 		line := strings.NewReplacer("{", "'", "}", "'").Replace(home(strings.TrimSpace(m[1])))
@@ -1821,6 +1978,26 @@ func tclItems(code string) []codeItem {
 		out = append(out, codeItem{argv: []string{"rm", "-r", "-f", home(m[1])}, via: "file delete"})
 	}
 	return out
+}
+
+// tclSubst replaces the command substitutions that only decode a
+// constant ([binary format H* HEX], [string reverse {TEXT}]) with the
+// text they yield, in braces as Tcl would pass it on as one word.
+func tclSubst(code string) string {
+	if !strings.Contains(code, "[") {
+		return code
+	}
+	code = tclHexRe.ReplaceAllStringFunc(code, func(m string) string {
+		b, err := hex.DecodeString(tclHexRe.FindStringSubmatch(m)[1])
+		if err != nil || !printable(string(b)) || strings.ContainsAny(string(b), "{}") {
+			return m
+		}
+		return "{" + string(b) + "}"
+	})
+	return tclRevRe.ReplaceAllStringFunc(code, func(m string) string {
+		g := tclRevRe.FindStringSubmatch(m)
+		return "{" + reverse(g[1]+g[2]) + "}"
+	})
 }
 
 // javaItems reads Groovy and Java one-liners: a list or String[] run

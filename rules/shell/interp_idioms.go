@@ -71,6 +71,11 @@ var (
 	// character codes.
 	chrJoinRe = refilter.MustCompile(`^(?:(?:''|"")\.join\(\s*(?:chr\(\s*\w+\s*\)\s+for\s+\w+\s+in\s+|map\(\s*chr\s*,\s*)|bytes\(\s*|bytearray\(\s*)[\[(]([0-9,\s]+)[\])]\s*\)?\s*\)(?:\.decode\(\s*(?:['"][\w-]*['"])?\s*\))?|^String\.fromCharCode\(\s*(?:\.\.\.\s*\[)?([0-9,\s]+)\]?\s*\)`)
 	chrRe     = refilter.MustCompile(`^chr\(\s*([0-9]{1,3}|0x[0-9a-fA-F]{1,2})\s*\)`)
+	// The same in Perl (join "", map { chr } (...), pack("C*", ...)),
+	// Lua (string.char(...)) and R (intToUtf8(c(...)),
+	// rawToChar(as.raw(c(...)))); codes may be hex. The opening
+	// brackets of the head are closed after the list.
+	chrListRe = refilter.MustCompile(`^(?:join\s*\(?\s*(?:''|"")\s*,\s*map\s*(?:\{\s*chr(?:\s*\(\s*\$_\s*\)|\s+\$_)?\s*\}|\(?\s*chr\s*,)\s*\(|pack\s*\(\s*["']C\*["']\s*,\s*\(?|string\.char\(|intToUtf8\(\s*c\(|rawToChar\(\s*as\.raw\(\s*c\()\s*((?:(?:0x[0-9a-fA-F]{1,2}|[0-9]{1,7})\s*,\s*)*(?:0x[0-9a-fA-F]{1,2}|[0-9]{1,7}))\s*`)
 	// Constants that stand for a newline or separator.
 	sepConsts = []struct{ expr, val string }{{"os.linesep", "\n"}, {"os.EOL", "\n"}, {"os.sep", "/"}, {"path.sep", "/"}, {"os.pathsep", ":"}}
 )
@@ -94,6 +99,32 @@ func readCharCodes(s string) (string, int, bool) {
 			b.WriteRune(rune(n))
 		}
 		return b.String(), m[1], b.Len() > 0
+	}
+	if m := chrListRe.FindStringSubmatchIndex(head(s, 4096)); m != nil {
+		var b strings.Builder
+		for _, f := range strings.Split(s[m[2]:m[3]], ",") {
+			n, err := strconv.ParseInt(strings.TrimSpace(f), 0, 32)
+			if err != nil || n <= 0 || n > 0x10ffff {
+				return "", 0, false
+			}
+			b.WriteRune(rune(n))
+		}
+		// Close what the head opened: "string.char(" one, "rawToChar(
+		// as.raw(c(" three; Perl's "map { chr } (" one and "join(" one
+		// more.
+		open := strings.Count(s[:m[2]], "(")
+		n := m[1]
+		for ; open > 0; open-- {
+			t := strings.TrimLeft(s[n:], " \t")
+			if !strings.HasPrefix(t, ")") {
+				break
+			}
+			n = len(s) - len(t) + 1
+		}
+		if open > 0 && !strings.HasPrefix(s, "join") && !strings.HasPrefix(s, "pack") {
+			return "", 0, false
+		}
+		return b.String(), n, b.Len() > 0
 	}
 	if m := chrRe.FindStringSubmatchIndex(head(s, 24)); m != nil {
 		n, err := strconv.ParseInt(s[m[2]:m[3]], 0, 32)
@@ -131,6 +162,13 @@ func readSeq(s string, vars map[string]string) ([]string, int, bool) {
 	if id := identAt(t); id != "" {
 		if vals, ok := listVar(vars, id); ok {
 			return vals, off + len(id), true
+		}
+		return nil, 0, false
+	}
+	if strings.HasPrefix(t, "%w") || strings.HasPrefix(t, "%W") {
+		// Ruby's word list: %w[/etc /usr].
+		if body, k, ok := readPercentLit("%" + t[2:]); ok {
+			return strings.Fields(body), off + k + 1, true
 		}
 		return nil, 0, false
 	}
@@ -366,8 +404,8 @@ var (
 	hfTokenRe        = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
 	netrcRe          = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
 	envSendRe        = refilter.MustCompile(`(?:System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
-	redisFlushRe     = refilter.MustCompile(`\.(flushall|flushdb)\(`)
-	redisHostRe      = refilter.MustCompile(`(?:Redis|StrictRedis)\([^)]*?host\s*=\s*['"]([^'"]+)['"]|from_url\(\s*['"]rediss?://(?:[^@/'"]*@)?([^:/'"]+)`)
+	redisFlushRe     = refilter.MustCompile(`\.(flushall|flushdb)(?:\(|\s*$|\s*[;\n}])`)
+	redisHostRe      = refilter.MustCompile(`(?:Redis|StrictRedis|Redis\.new)\([^)]*?host\s*(?:=|:|=>)\s*['"]([^'"]+)['"]|(?:from_url|Redis\.new)\(\s*(?:url:\s*)?['"]rediss?://(?:[^@/'"]*@)?([^:/'"]+)`)
 	netSendRe        = refilter.MustCompile(`\.POST\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\([^)]*?\bdata\s*=|\.request\(\s*['"](?:POST|PUT)['"]|\bRequest\([^)]*data\s*=`)
 	chmodRe          = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
 	sqlTextWrapRe    = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)

@@ -132,6 +132,8 @@ type ctx struct {
 	pipeLen    int
 	background bool
 	crossCall  bool
+	// host is the machine a remote command runs on (ssh HOST CMD).
+	host string
 	// stdin is what statements without input of their own read: the
 	// stdin of the shell running them ("curl URL | bash -c 'source
 	// /dev/stdin'") or of the command whose $(...) they are in.
@@ -686,6 +688,19 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	if maybeEmptyPrefix(raw.text, w.st.VarFrom) {
 		raw.notes = append(raw.notes, "maybe-empty-var")
 	}
+	if len(raw.fields) > 0 && !contains(c.via, "cmd ^") {
+		// cmd.exe's escape character inside a program name is no
+		// character at all ("c^m^d /c r^d ..."), and %COMSPEC% is cmd.exe.
+		f0 := raw.fields[0]
+		if strings.Contains(f0, "^") && plainName(cmdUnescape(f0)) {
+			w.sub(cmdUnescape(raw.text), c.with("cmd ^"), nil)
+			return "", true
+		}
+		if strings.EqualFold(f0, "%comspec%") && len(raw.text) >= len(f0) && strings.EqualFold(raw.text[:len(f0)], f0) {
+			w.sub("cmd.exe"+raw.text[len(f0):], c.with("cmd ^"), nil)
+			return "", true
+		}
+	}
 	if psStatement(raw) && w.psStmt(raw.text, c) {
 		return "", true
 	}
@@ -1219,4 +1234,18 @@ func psUnescape(src string) string {
 		b.WriteByte(src[i])
 	}
 	return b.String()
+}
+
+// plainName reports whether s could be a program's name: letters,
+// digits, ".", "-" and "_" only.
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isIdentByte(c) && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
 }

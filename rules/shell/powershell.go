@@ -198,8 +198,12 @@ func (p *psParser) postfix(v psVal) (psVal, bool) {
 			if b < a {
 				step = -1
 			}
-			for k := a; ; k += step {
-				out.arr = append(out.arr, string(r[k]))
+			// Each index counts from the end when negative; one outside
+			// the string yields nothing ('abc'[-1..-100] is "cba").
+			for k, i := a, 0; i < 4096; k, i = k+step, i+1 {
+				if j := k + boolInt(k < 0)*len(r); j >= 0 && j < len(r) {
+					out.arr = append(out.arr, string(r[j]))
+				}
 				if k == b {
 					break
 				}
@@ -499,10 +503,7 @@ func psIndex(e string, n int) (int, bool) {
 	if neg {
 		k = -k
 	}
-	if k < 0 {
-		k += n // -1 is the last character
-	}
-	return k, k >= 0 && k < n
+	return k, true
 }
 
 // psVar is a variable's value, when known.
@@ -724,7 +725,8 @@ func looksPowerShell(src string) bool {
 			return true
 		}
 	}
-	return psAssignRe.MatchString(src)
+	// A leading call operator is never POSIX: "& /bin/sh -c '...'".
+	return psAssignRe.MatchString(src) || strings.HasPrefix(strings.TrimSpace(l), "& ")
 }
 
 var psAssignRe = refilter.MustCompile(`^\s*\$(env:)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=].*?)\s*;?\s*$`)
@@ -909,6 +911,15 @@ func (w *walker) psStmt(text string, c ctx) bool {
 				w.sub(from+" | iex", c.with("iex"), nil)
 				return true
 			}
+		}
+	}
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "&") {
+		// The call operator on a program named as a word or a literal
+		// ("& /bin/sh -c '...'", "& 'C:\tools\x.exe' -y"): that program
+		// with its arguments, which the POSIX reader takes as they are.
+		if rest := strings.TrimSpace(t[1:]); rest != "" && !strings.ContainsRune("($@{&", rune(rest[0])) {
+			w.sub(rest, c.with("&"), nil)
+			return true
 		}
 	}
 	return false

@@ -37,6 +37,29 @@ func remoteShells(name string, f []string) []string {
 	return nil
 }
 
+// remoteHost is the machine a cloud or VM CLI's remote command runs on:
+// gcloud compute ssh's instance, the VM of az vm run-command (--name),
+// the targets of aws ssm send-command (--instance-ids, --targets).
+func remoteHost(name string, f []string) string {
+	switch name {
+	case "gcloud", "vagrant":
+		for i, a := range f {
+			if a == "ssh" {
+				for _, h := range f[i+1:] {
+					if !strings.HasPrefix(h, "-") {
+						return h
+					}
+				}
+			}
+		}
+	case "az":
+		return strings.Join(optValues(f, "--name", "-n", "--vm-name"), " ")
+	case "aws":
+		return strings.Join(optValues(f, "--instance-ids", "--targets"), " ")
+	}
+	return ""
+}
+
 // optValues returns the values of the named options, given as "--opt V"
 // or "--opt=V".
 func optValues(f []string, names ...string) []string {

@@ -89,6 +89,9 @@ type Command struct {
 	// ("TOKEN=$(gh auth token)", then "curl -d t=$TOKEN URL"): what the
 	// arguments carry, read as if written inline.
 	ValueFrom []string
+	// Host is the machine the command runs on when it is a remote
+	// command ("prod-db-01" for ssh deploy@prod-db-01 CMD), else "".
+	Host string `json:",omitempty"`
 	// ArgsFrom are the commands whose output became arguments: the
 	// command substitutions in the words, and the upstream of a pipe
 	// whose words xargs appended.

@@ -41,11 +41,7 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		if esc {
 			// echo -e's octal escapes are \0NNN (up to three digits after
 			// the 0), which printf's %b does not read the same way.
-			s = echoOctalRe.ReplaceAllStringFunc(s, func(m string) string {
-				n, _ := strconv.ParseUint(m[2:], 8, 8)
-				return string(rune(n))
-			})
-			s, _, _ = expand.Format(&expand.Config{}, "%b", []string{s})
+			s, _, _ = expand.Format(&expand.Config{}, "%b", []string{echoOctal(s)})
 		}
 		if nl {
 			s += "\n"
@@ -69,6 +65,14 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		// -rf /var prints "rm -rf /var ".
 		var b strings.Builder
 		rest := f[1:]
+		if strings.Contains(f[0], "%b") {
+			// %b reads octal as \0NNN, as echo -e does (printf '%b'
+			// '\0162\0155' prints "rm"); the Go formatter reads \NNN.
+			rest = slices.Clone(rest)
+			for i, a := range rest {
+				rest[i] = echoOctal(a)
+			}
+		}
 		for i := 0; i < 64; i++ {
 			s, n, err := expand.Format(&expand.Config{}, f[0], rest)
 			if err != nil {
@@ -809,6 +813,18 @@ func sedSet(e string) (name, val string, ok bool) {
 }
 
 var echoOctalRe = refilter.MustCompile(`\\0[0-7]{1,3}`)
+
+// echoOctal replaces echo -e's and %b's octal escapes (\0NNN) with the
+// bytes they stand for.
+func echoOctal(s string) string {
+	if !strings.Contains(s, `\0`) {
+		return s
+	}
+	return echoOctalRe.ReplaceAllStringFunc(s, func(m string) string {
+		n, _ := strconv.ParseUint(m[2:], 8, 8)
+		return string(rune(n))
+	})
+}
 
 // maxGunzip bounds what a decompressed payload is read for.
 const maxGunzip = 64 << 10

@@ -20,7 +20,7 @@ var psOnly = map[string]bool{
 	"certutil": true, "certutil.exe": true, "robocopy": true, "robocopy.exe": true,
 	"where-object": true, "?": true, "msiexec": true, "msiexec.exe": true, "invoke-restmethod": true, "irm": true,
 	"start-bitstransfer": true, "write-output": true, "write-host": true, "set-itemproperty": true, "new-itemproperty": true,
-	"compress-archive": true,
+	"compress-archive": true, "sdelete": true, "sdelete.exe": true, "sdelete64": true, "sdelete64.exe": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -141,6 +141,20 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			argv = append(argv, "-f")
 		}
 		return append(argv, paths...), text, true
+	case "sdelete", "sdelete.exe", "sdelete64", "sdelete64.exe":
+		// Sysinternals SDelete overwrites files (with -s, whole trees) or
+		// a disk's free space: shred on Windows.
+		var targets []string
+		for i := 1; i < len(words); i++ {
+			switch lw := strings.ToLower(words[i]); {
+			case lw == "-p" || lw == "/p":
+				i++ // the pass count
+			case strings.HasPrefix(lw, "-") || strings.HasPrefix(lw, "/") && len(lw) == 2:
+			default:
+				targets = append(targets, winPath(words[i]))
+			}
+		}
+		return append([]string{"shred", "-u"}, targets...), text, true
 	case "get-content", "gc", "type":
 		return append([]string{"cat"}, paths...), text, true
 	case "certutil", "certutil.exe":
@@ -265,15 +279,30 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			}
 		}
 	case "start-process", "saps":
-		// Start-Process FILE [-ArgumentList "..."]: runs FILE.
-		if len(words) > 1 && !strings.HasPrefix(words[1], "-") {
-			argv := []string{winPath(words[1])}
-			for i, w := range words {
-				if lw := strings.ToLower(w); (lw == "-argumentlist" || lw == "-args") && i+1 < len(words) {
-					argv = append(argv, winSplit(strings.Trim(words[i+1], `"'`))...)
+		// Start-Process [-FilePath] FILE [-ArgumentList "..." | a,b,c]:
+		// runs FILE; an argument array's items are its arguments.
+		file := ""
+		var args []string
+		for i := 1; i < len(words); i++ {
+			switch lw := strings.ToLower(words[i]); {
+			case (lw == "-filepath" || lw == "-filename" || lw == "-path") && i+1 < len(words):
+				i++
+				file = words[i]
+			case (lw == "-argumentlist" || lw == "-args") && i+1 < len(words):
+				i++
+				for _, item := range psCommaItems(words[i]) {
+					args = append(args, winSplit(item)...)
 				}
+			case strings.HasPrefix(lw, "-"):
+				if i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") && !psSwitch[lw] {
+					i++ // -WorkingDirectory DIR, -Verb RunAs
+				}
+			case file == "":
+				file = words[i]
 			}
-			return argv, text, true
+		}
+		if file != "" {
+			return append([]string{winPath(file)}, args...), text, true
 		}
 	case "add-content", "ac", "set-content", "sc":
 		// The value written, as a shell redirect would write it, so the
@@ -289,6 +318,31 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		return []string{"wipefs", "-a", "/dev/windows-volume"}, text, true
 	}
 	return nil, text, false
+}
+
+// psSwitch are Start-Process's parameters that take no value.
+var psSwitch = map[string]bool{"-wait": true, "-nonewwindow": true, "-passthru": true, "-usenewenvironment": true, "-loaduserprofile": true}
+
+// psCommaItems splits a PowerShell array literal ("a","b",c) at commas
+// outside quotes and strips each item's quotes.
+func psCommaItems(s string) []string {
+	var out []string
+	var q byte
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		switch {
+		case i == len(s) || q == 0 && s[i] == ',':
+			if item := strings.Trim(strings.TrimSpace(s[start:i]), `"'`); item != "" {
+				out = append(out, item)
+			}
+			start = i + 1
+		case q != 0 && s[i] == q:
+			q = 0
+		case q == 0 && (s[i] == '"' || s[i] == '\''):
+			q = s[i]
+		}
+	}
+	return out
 }
 
 // psEnvRe is PowerShell's environment prefix, $env:NAME.
@@ -350,6 +404,14 @@ func winPath(p string) string {
 	for pre, dir := range winDirs {
 		if strings.HasPrefix(lp, pre) {
 			p = dir + p[len(pre):]
+			break
+		}
+	}
+	for _, pre := range []string{"hklm:", "hkey_local_machine:", "registry::hkey_local_machine", "registry::hklm"} {
+		if strings.HasPrefix(lp, pre) {
+			// The machine's registry is the system's configuration: a
+			// tree under the Windows directory.
+			p = "/Windows/Registry/HKLM" + p[len(pre):]
 			break
 		}
 	}

