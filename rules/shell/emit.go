@@ -914,6 +914,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				break
 			}
 		}
+	case name == "crontab":
+		// The entries a new crontab installs run later as commands of
+		// their own: "(crontab -l; echo '0 3 * * * rm -rf ~') | crontab -".
+		// Each is walked, so what it runs meets the rules it would meet
+		// typed now; the install itself stays a persistence warning.
+		for _, line := range w.crontabInput(args.fields, in) {
+			if cmdText := cronCommand(line); cmdText != "" {
+				w.sub(cmdText, c.with("crontab entry"), nil)
+			}
+		}
 	case name == "at" || name == "batch":
 		// at runs the commands on its stdin (or -f FILE) later, once.
 		for i := 0; i+1 < len(args.fields); i++ {
@@ -981,7 +991,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			cc.host = host
 			w.sub(rest, cc, nil)
 		}
-	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant":
+	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant" || name == "fly" || name == "flyctl" || name == "heroku":
 		for _, rc := range remoteShells(name, args.fields) {
 			cc := c.with(name + " remote command")
 			cc.host = remoteHost(name, args.fields)
@@ -1400,6 +1410,91 @@ func shebangLang(content, p string) string {
 	return "sh"
 }
 
+// crontabInput is the text a crontab command installs: a file the
+// session wrote, its known standard input, or what the echo and printf
+// commands feeding it print (crontab -l's part is the existing table).
+func (w *walker) crontabInput(f []string, in stdinInfo) []string {
+	var files []string
+	for i := 0; i < len(f); i++ {
+		switch a := f[i]; {
+		case a == "-u":
+			i++
+		case a == "-l" || a == "-r" || a == "-e" || a == "-i":
+			return nil // list, remove, edit: nothing installed from here
+		case a != "-" && !strings.HasPrefix(a, "-"):
+			files = append(files, a)
+		}
+	}
+	var text string
+	switch {
+	case len(files) == 1:
+		if _, file := w.st.LookupFile(files[0]); file != nil && !file.Downloaded {
+			text = file.Content
+		}
+	case in.known:
+		text = in.content
+	default:
+		for _, src := range in.sources {
+			if src.Name == "echo" || src.Name == "printf" {
+				if out, ok := staticOut(src.Name, src.Args, stdinInfo{}, w.st); ok {
+					text += out + "\n"
+				}
+			}
+		}
+	}
+	if len(text) > 64<<10 {
+		text = text[:64<<10]
+	}
+	return strings.Split(text, "\n")
+}
+
+// cronCommand is the command of one crontab line ("m h dom mon dow CMD"
+// or "@reboot CMD"), or "" for a comment, an assignment or a blank line.
+func cronCommand(line string) string {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return ""
+	}
+	f := strings.Fields(line)
+	if strings.HasPrefix(f[0], "@") {
+		return strings.TrimSpace(strings.TrimPrefix(line, f[0]))
+	}
+	if len(f) < 6 || strings.Contains(f[0], "=") {
+		return ""
+	}
+	rest := line
+	for i := 0; i < 5; i++ {
+		rest = strings.TrimLeft(rest, " \t")
+		j := strings.IndexAny(rest, " \t")
+		if j < 0 {
+			return ""
+		}
+		rest = rest[j:]
+	}
+	return strings.TrimSpace(rest)
+}
+
+// pyImportRe finds Python's import statements: "from a.b import c",
+// "import a.b".
+var pyImportRe = refilter.MustCompile(`(?m)(?:^|[;\n])\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*))`)
+
+// localImports runs the modules Python code imports that the session
+// wrote itself (utils/telemetry.py, then "from utils.telemetry import
+// ping; ping()"): importing runs the module, and its functions are what
+// the code calls.
+func (w *walker) localImports(cmd *Command, code string, c ctx) {
+	for _, m := range pyImportRe.FindAllStringSubmatch(code, 8) {
+		mod := m[1] + m[2]
+		rel := strings.ReplaceAll(mod, ".", "/")
+		for _, p := range []string{rel + ".py", rel + "/__init__.py"} {
+			if _, f := w.st.LookupFile(p); f != nil && !contains(c.via, "import "+mod) {
+				w.runFile(cmd, p, c.with("import "+mod), nil)
+				break
+			}
+		}
+	}
+}
+
 // awkInputWords is what awk's field references stand for: the first
 // field of each known input line, else what a listing upstream hands on
 // (as xargs reads it), else nil.
@@ -1516,6 +1611,9 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 			}
 			for _, s := range extractScript(lang, code, argv) {
 				w.codeItem(s, c.with(via))
+			}
+			if lang == "python" {
+				w.localImports(cmd, code, c.with(via))
 			}
 			i++
 			continue

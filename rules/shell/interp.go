@@ -33,7 +33,7 @@ var (
 	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*(?:_|err))?\s*:?=\s*`)
 	rmtreeRe        = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
 	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*|\bunlink\s+glob\s*\(\s*`)
-	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|File\.binread|IO\.binread|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	decoderRe       = refilter.MustCompile(`strrev\(|array_map\(\s*["']chr|sprintf\(\s*["'][^"']*%c|b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
 	netReadRe       = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
@@ -1183,12 +1183,76 @@ var decodeCalls = []struct {
 	{`pack("H*",`, true}, {`pack('H*',`, true}, {`pack "H*",`, true}, {`pack 'H*',`, true},
 }
 
+// codecCalls are decoders whose second argument names the encoding:
+// codecs.decode('...', 'rot13'), Buffer.from('...', 'base64').
+var codecCalls = []string{"codecs.decode(", "Buffer.from("}
+
+// readCodecCall reads one of codecCalls on a string expression and
+// returns the decoded text when it is printable (Node's .toString() after
+// Buffer.from is consumed).
+func readCodecCall(s string, vars map[string]string) (string, int, bool) {
+	for _, pre := range codecCalls {
+		if !strings.HasPrefix(s, pre) {
+			continue
+		}
+		lit, k, ok := readStrExpr(s[len(pre):], vars)
+		if !ok {
+			return "", 0, false
+		}
+		n := len(pre) + k
+		rest := strings.TrimLeft(s[n:], " \t")
+		if !strings.HasPrefix(rest, ",") {
+			return "", 0, false
+		}
+		n += len(s[n:]) - len(rest) + 1
+		enc, k2, ok := readStrExpr(strings.TrimLeft(s[n:], " \t"), vars)
+		if !ok {
+			return "", 0, false
+		}
+		n += len(s[n:]) - len(strings.TrimLeft(s[n:], " \t")) + k2
+		if rest = strings.TrimLeft(s[n:], " \t"); !strings.HasPrefix(rest, ")") {
+			return "", 0, false
+		}
+		n += len(s[n:]) - len(rest) + 1
+		var dec string
+		switch strings.ToLower(strings.ReplaceAll(enc, "_", "")) {
+		case "rot13":
+			dec = rot13(lit)
+		case "base64":
+			if dec, ok = decodeB64(lit); !ok {
+				return "", 0, false
+			}
+		case "hex":
+			b, err := hex.DecodeString(lit)
+			if err != nil {
+				return "", 0, false
+			}
+			dec = string(b)
+		default:
+			return "", 0, false
+		}
+		if !printable(dec) {
+			return "", 0, false
+		}
+		if after := s[n:]; strings.HasPrefix(after, ".toString(") {
+			if j := strings.IndexByte(after, ')'); j >= 0 {
+				n += j + 1
+			}
+		}
+		return dec, n, true
+	}
+	return "", 0, false
+}
+
 // readDecodeCall reads a decoder applied to a string expression,
 // base64.b64decode('...').decode() or bytes.fromhex('...').decode(), and
 // returns the decoded text when it is printable.
 func readDecodeCall(s string, vars map[string]string) (string, int, bool) {
-	if s == "" || s[0] != 'b' && s[0] != 'u' && s[0] != 'p' {
+	if s == "" || s[0] != 'b' && s[0] != 'u' && s[0] != 'p' && s[0] != 'c' && s[0] != 'B' {
 		return "", 0, false
+	}
+	if dec, n, ok := readCodecCall(s, vars); ok {
+		return dec, n, true
 	}
 	for _, d := range decodeCalls {
 		if !strings.HasPrefix(s, d.prefix) {

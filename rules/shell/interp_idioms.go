@@ -402,11 +402,15 @@ var (
 	s3DelBucketRe    = refilter.MustCompile(`\bdelete_bucket\(\s*Bucket\s*=\s*['"]([a-z0-9][a-z0-9.-]+)['"]`)
 	hfDeleteRe       = refilter.MustCompile(`\bdelete_repo\(\s*(?:repo_id\s*=\s*)?`)
 	hfTokenRe        = refilter.MustCompile(`\b(?:HfFolder\.get_token|huggingface_hub\.get_token|get_token)\(\s*\)|\bHfFolder\.path_token\b`)
+	httpDeleteRe     = refilter.MustCompile(`\b(?:requests|httpx|session|s|client|axios|http)\.delete\(\s*|\bfetch\(\s*`)
+	fetchDeleteRe    = refilter.MustCompile(`(?i)method\s*:\s*['"]DELETE['"]`)
+	shadowLibRe      = refilter.MustCompile(`\bspwd\.getsp(all|nam)\(|\bgetspnam\(`)
+	browserCookieRe  = refilter.MustCompile(`\bbrowser_cookie3\.(chrome|chromium|firefox|edge|brave|opera|safari|load)\(`)
 	netrcRe          = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
-	envSendRe        = refilter.MustCompile(`(?:System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
+	envSendRe        = refilter.MustCompile(`(?:\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bENV\.to_h\b|System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
 	redisFlushRe     = refilter.MustCompile(`\.(flushall|flushdb)(?:\(|\s*$|\s*[;\n}])`)
 	redisHostRe      = refilter.MustCompile(`(?:Redis|StrictRedis|Redis\.new)\([^)]*?host\s*(?:=|:|=>)\s*['"]([^'"]+)['"]|(?:from_url|Redis\.new)\(\s*(?:url:\s*)?['"]rediss?://(?:[^@/'"]*@)?([^:/'"]+)`)
-	netSendRe        = refilter.MustCompile(`\.POST\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\([^)]*?\bdata\s*=|\.request\(\s*['"](?:POST|PUT)['"]|\bRequest\([^)]*data\s*=`)
+	netSendRe        = refilter.MustCompile(`\.POST\(|\bNet::HTTP\.post(?:_form)?\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\([^)]*?\bdata\s*=|\.request\(\s*['"](?:POST|PUT)['"]|\bRequest\([^)]*data\s*=`)
 	chmodRe          = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
 	sqlTextWrapRe    = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)
 	engineSchemeRe   = refilter.MustCompile(`create_engine\(\s*['"](postgres(?:ql)?|mysql|mariadb|sqlite|mssql)`)
@@ -454,6 +458,25 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 	}
 	if m := netrcRe.FindStringIndex(code); m != nil {
 		out = append(out, codeItem{argv: []string{"cat", "~/.netrc"}, via: "netrc", text: clip(code[m[0]:], 200)})
+	}
+	for _, m := range httpDeleteRe.FindAllStringIndex(code, 8) {
+		// requests.delete(URL), axios.delete(URL), fetch(URL, {method:
+		// "DELETE"}): an HTTP DELETE, read by the same rules as curl -X
+		// DELETE URL.
+		if u, _, ok := readStrExpr(code[m[1]:], vars); ok && strings.Contains(u, "://") {
+			if strings.HasPrefix(code[m[0]:m[1]], "fetch") && !fetchDeleteRe.MatchString(head(code[m[1]:], 300)) {
+				continue
+			}
+			out = append(out, codeItem{argv: []string{"http-delete", u}, via: "http delete", text: clip(code[m[0]:], 200)})
+		}
+	}
+	if m := shadowLibRe.FindStringIndex(code); m != nil {
+		// spwd.getspall(), getspnam(): the shadow database's entries.
+		out = append(out, codeItem{argv: []string{"cat", "/etc/shadow"}, via: "spwd", text: clip(code[m[0]:], 200)})
+	}
+	if m := browserCookieRe.FindStringIndex(code); m != nil {
+		// browser_cookie3.chrome(): the browser's cookie store, decrypted.
+		out = append(out, codeItem{argv: []string{"cat", "~/.config/google-chrome/Default/Cookies"}, via: "browser_cookie3", text: clip(code[m[0]:], 200)})
 	}
 	if m := redisFlushRe.FindStringSubmatchIndex(code); m != nil && strings.Contains(code, "redis") {
 		// redis.Redis(host="cache-prod").flushall(): the client's

@@ -21,6 +21,27 @@ func remoteShells(name string, f []string) []string {
 		if len(f) >= 1 && f[0] == "ssh" {
 			return optValues(f, "-c", "--command")
 		}
+	case "fly", "flyctl":
+		if len(f) >= 2 && f[0] == "ssh" && f[1] == "console" {
+			return optValues(f, "-C", "--command")
+		}
+	case "heroku":
+		// heroku run [-a APP] CMD...: a one-off dyno runs CMD.
+		if len(f) >= 2 && (f[0] == "run" || f[0] == "run:detached") {
+			var words []string
+			for i := 1; i < len(f); i++ {
+				switch {
+				case f[i] == "-a" || f[i] == "--app" || f[i] == "-r" || f[i] == "--remote" || f[i] == "-s" || f[i] == "--size" || f[i] == "-e" || f[i] == "--env":
+					i++
+				case strings.HasPrefix(f[i], "-") && len(words) == 0:
+				default:
+					words = append(words, f[i])
+				}
+			}
+			if len(words) > 0 {
+				return []string{strings.Join(words, " ")}
+			}
+		}
 	case "az":
 		if len(f) >= 3 && (f[0] == "vm" || f[0] == "vmss") && f[1] == "run-command" && (f[2] == "invoke" || f[2] == "create") {
 			return optListValues(f, "--scripts")
@@ -54,6 +75,8 @@ func remoteHost(name string, f []string) string {
 		}
 	case "az":
 		return strings.Join(optValues(f, "--name", "-n", "--vm-name"), " ")
+	case "fly", "flyctl", "heroku":
+		return strings.Join(optValues(f, "-a", "--app"), " ")
 	case "aws":
 		return strings.Join(optValues(f, "--instance-ids", "--targets"), " ")
 	}

@@ -23,6 +23,10 @@ func TestRemoteShells(t *testing.T) {
 		{"aws", []string{"ssm", "send-command", "--parameters", `{"commands":["ls /"]}`}, []string{"ls /"}},
 		{"aws", []string{"ssm", "send-command", "--parameters", `{"commands":`}, nil},
 		{"aws", []string{"ssm", "get-command-invocation", "--parameters", "commands=x"}, nil},
+		{"fly", []string{"ssh", "console", "-a", "api", "-C", "rm -rf /data"}, []string{"rm -rf /data"}},
+		{"fly", []string{"deploy", "-C", "x"}, nil},
+		{"heroku", []string{"run", "-a", "acme-prod", "bin/rails", "db:drop"}, []string{"bin/rails db:drop"}},
+		{"heroku", []string{"logs", "-a", "acme-prod"}, nil},
 	}
 	for _, c := range cases {
 		if got := remoteShells(c.name, c.args); !reflect.DeepEqual(got, c.want) {

@@ -67,6 +67,9 @@ type State struct {
 	// NetFds are file descriptors the session opened on a network
 	// pseudo-device ("exec 3<>/dev/tcp/HOST/80"), by number.
 	NetFds map[string]string
+	// Kernel holds, per interpreter, the imports and assignments earlier
+	// execute_code cells left in the shared kernel (AddKernelCell).
+	Kernel map[string]string
 	// gen counts Parse calls; with origin it tells whether something
 	// was set by an earlier call, so commands relying on it are marked
 	// "cross-call".
@@ -170,7 +173,44 @@ func (s *State) Clone() *State {
 	c.Links = maps.Clone(s.Links)
 	c.Mounts = maps.Clone(s.Mounts) // values are never modified in place
 	c.Tunnels = maps.Clone(s.Tunnels)
+	c.Kernel = maps.Clone(s.Kernel)
 	return c
+}
+
+// kernelEffectRe are calls with an effect of their own: a line making one
+// is not carried into later cells, where it would count again.
+var kernelEffectRe = refilter.MustCompile(`\b(?:open|system|popen|run|call|check_output|check_call|Popen|post|put|urlopen|urlretrieve|remove|unlink|rmtree|rmdir|exec|eval|execfile|write|write_text|send|sendall|connect|spawn|fork|kill|truncate|chmod|delete|print)\s*\(`)
+
+var kernelLineRe = refilter.MustCompile(`^(?:import\s|from\s+\S+\s+import\s|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*=[^=])`)
+
+// KernelPrelude is what earlier code cells of one interpreter left
+// defined in its kernel (imports and plain assignments), to read a later
+// cell in: a notebook's cells share one process.
+func (s *State) KernelPrelude(lang string) string { return s.Kernel[lang] }
+
+// AddKernelCell keeps a cell's top-level imports and assignments without
+// effects of their own for the cells after it (at most 8 KB, the latest).
+func (s *State) AddKernelCell(lang, code string) {
+	var b strings.Builder
+	for _, l := range strings.Split(code, "\n") {
+		if kernelLineRe.MatchString(l) && !kernelEffectRe.MatchString(l) {
+			b.WriteString(l + "\n")
+		}
+	}
+	if b.Len() == 0 {
+		return
+	}
+	if s.Kernel == nil {
+		s.Kernel = map[string]string{}
+	}
+	k := s.Kernel[lang] + b.String()
+	if len(k) > 8<<10 {
+		k = k[len(k)-8<<10:]
+		if i := strings.IndexByte(k, '\n'); i >= 0 {
+			k = k[i+1:]
+		}
+	}
+	s.Kernel[lang] = k
 }
 
 func (s *State) setTunnel(port, host string) {

@@ -126,6 +126,9 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		if name == "gzip" && !contains(args, "-d") && !contains(args, "-dc") && !contains(args, "-cd") && !contains(args, "--decompress") {
 			return "", false
 		}
+		if in2, ok := fileInput(args, st); ok && (name == "zcat" || contains(args, "-c") || contains(args, "-dc") || contains(args, "-cd") || contains(args, "--stdout")) {
+			in = in2 // zcat FILE, gunzip -c FILE (without -c the file is decompressed in place)
+		}
 		if !in.known {
 			return "", false
 		}
@@ -140,12 +143,18 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		}
 		return string(out), true
 	case "xxd":
+		if in2, ok := fileInput(args, st); ok {
+			in = in2 // xxd -r -p FILE
+		}
 		if !in.known || !contains(args, "-r") {
 			return "", false
 		}
 		b, err := hex.DecodeString(strings.Join(strings.Fields(in.content), ""))
 		return string(b), err == nil
 	case "rev":
+		if in2, ok := fileInput(args, st); ok {
+			in = in2 // rev FILE
+		}
 		if !in.known {
 			return "", false
 		}
@@ -479,6 +488,28 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 				out = dir + "/" + out
 			}
 			w.st.Download(out, c.String())
+		}
+	case "openssl", "age", "gunzip", "unxz", "bunzip2", "unzstd", "xz", "gzip", "zstd", "bzip2":
+		// What a decrypter or decompressor makes of a download is the
+		// download: "openssl enc -d -in p.enc -out p.sh", "age -d -o p.sh
+		// p.age", "gunzip p.gz" (in place, to p).
+		if !w.readsDownload(a) {
+			break
+		}
+		for i := 0; i+1 < len(a); i++ {
+			if a[i] == "-out" || a[i] == "-o" || a[i] == "--output" {
+				w.st.Download(a[i+1], c.String())
+				return
+			}
+		}
+		if c.Name != "openssl" && c.Name != "age" && !contains(a, "-c") && !contains(a, "--stdout") {
+			for _, x := range a {
+				for _, ext := range []string{".gz", ".xz", ".bz2", ".zst", ".tgz"} {
+					if strings.HasSuffix(x, ext) && !strings.HasPrefix(x, "-") {
+						w.st.Download(strings.TrimSuffix(x, ext)+map[bool]string{true: ".tar"}[ext == ".tgz"], c.String())
+					}
+				}
+			}
 		}
 	case "certutil", "certutil.exe":
 		// certutil -urlcache [-split] -f URL OUT: Windows' downloader.

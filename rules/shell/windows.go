@@ -264,6 +264,21 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 				}
 			}
 		}
+		// -Method Post with no -Body sends what is piped in ("... |
+		// ConvertTo-Json | irm -Method Post URL"), as curl --data-binary @-.
+		send, body := false, false
+		for i, w := range words {
+			switch lw := strings.ToLower(w); {
+			case lw == "-method" && i+1 < len(words):
+				m := strings.ToLower(strings.Trim(words[i+1], `"'`))
+				send = m == "post" || m == "put" || m == "patch"
+			case lw == "-body" || lw == "-form":
+				body = true
+			}
+		}
+		if u := psURL(words); send && !body && u != "" {
+			return []string{"curl", "--data-binary", "@-", u}, text, true
+		}
 		if prog == "invoke-restmethod" || prog == "irm" {
 			break
 		}
@@ -395,7 +410,7 @@ func winSplit(s string) []string {
 func winPath(p string) string {
 	p = strings.Trim(p, `"'`)
 	lp := strings.ToLower(p)
-	for _, pre := range []string{"%userprofile%", "${env:userprofile}", "$env:userprofile", "%homedrive%%homepath%", "%homepath%", "$env:homepath", "${home}", "$home", "~"} {
+	for _, pre := range []string{"%userprofile%", "${env:userprofile}", "$env:userprofile", "%homedrive%%homepath%", "%homepath%", "$env:homepath", "${env:home}", "$env:home", "${home}", "$home", "~"} {
 		if strings.HasPrefix(lp, pre) {
 			p = "~" + p[len(pre):]
 			break
