@@ -914,6 +914,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				break
 			}
 		}
+	case name == "doskey" || name == "doskey.exe":
+		// doskey NAME=TEXT defines a cmd.exe macro: an alias whose $*
+		// are the arguments and $T separates commands.
+		if _, def, ok := strings.Cut(cmd.Text, " "); ok {
+			if n, body, ok := strings.Cut(strings.TrimSpace(def), "="); ok && validName(n) {
+				body = strings.NewReplacer("$*", "", "$T", ";", "$t", ";").Replace(body)
+				w.st.Aliases[n] = strings.TrimSpace(body)
+				w.st.origin["alias:"+n] = w.st.gen
+			}
+		}
 	case name == "crontab":
 		// The entries a new crontab installs run later as commands of
 		// their own: "(crontab -l; echo '0 3 * * * rm -rf ~') | crontab -".
@@ -1038,6 +1048,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			case "-c", "-command", "/c":
 				// PowerShell pipelines ("iwr URL | iex") read like sh.
 				code := strings.Join(args.fields[i+1:], " ")
+
 				w.psNetExec(code, c.with(name+" -c"))
 				w.sub(code, c.with(name+" -c"), nil)
 				return

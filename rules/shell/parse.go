@@ -167,6 +167,29 @@ func (w *walker) script(src string, c ctx) error {
 			src = clean
 		}
 	}
+	if m := cmdForRe.FindStringSubmatch(src); m != nil {
+		// cmd.exe's "for [/d|/r DIR] %x in (SET) do CMD": CMD once per
+		// item of the set (a wildcard stays one pattern).
+		items := strings.FieldsFunc(m[2], func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '\t' })
+		for i, it := range items {
+			if i == 8 {
+				break
+			}
+			w.sub(strings.ReplaceAll(m[3], m[1], it), c.with("cmd for"), nil)
+		}
+		return nil
+	}
+	if psHashtableRe.MatchString(src) {
+		// "$p = @{ Path = $HOME; Recurse = $true }; Remove-Item @p": a
+		// hashtable literal is PowerShell; a POSIX reading splits it at
+		// its semicolons.
+		for _, st := range psSplit(src) {
+			if !w.psStmt(st, c) {
+				w.sub(w.psSplat(st), c, nil)
+			}
+		}
+		return nil
+	}
 	f, err := parseCached(src)
 	if err != nil {
 		if looksPowerShell(src) {

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"encoding/base64"
+	"path"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -96,7 +97,7 @@ func isPSWordByte(b byte) bool {
 	return b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
-// expr := unary { "+" unary | "-f" list | "-replace" list }
+// expr := unary { "+" unary | "-join" unary | "-f" list | "-replace" list }
 func (p *psParser) expr() (psVal, bool) {
 	v, ok := p.unary()
 	if !ok {
@@ -114,6 +115,17 @@ func (p *psParser) expr() (psVal, bool) {
 			} else {
 				v = psVal{s: v.str() + r.str()}
 			}
+		case p.eat("-join"):
+			// ARRAY -join SEP (the unary -join is in unary).
+			sep, ok := p.unary()
+			if !ok {
+				return v, false
+			}
+			items := v.arr
+			if !v.isArr {
+				items = []string{v.str()}
+			}
+			v = psVal{s: strings.Join(items, sep.str())}
 		case p.eat("-f"):
 			args, ok := p.list()
 			if !ok {
@@ -720,7 +732,7 @@ func looksPowerShell(src string) bool {
 	l := strings.ToLower(src)
 	for _, m := range []string{"$env:", "iex", "invoke-expression", "invoke-command", "[convert]::", "[system.", "[text.", "[io.",
 		"[char", "[scriptblock]", "set-alias", "new-alias", "join-path", "remove-item", "get-content", "-join", "function ", "tochararray",
-		"new-object", "]::", "& (", "& $", "& '", "& \"", "get-childitem", "where-object", "invoke-restmethod", "invoke-webrequest", "irm ", "iwr "} {
+		"new-object", "]::", "& (", "& $", "& '", "& \"", "$home\\", "get-childitem", "where-object", "invoke-restmethod", "invoke-webrequest", "irm ", "iwr "} {
 		if strings.Contains(l, m) {
 			return true
 		}
@@ -753,6 +765,59 @@ var psIexRe = refilter.MustCompile(`(?is)^\s*(?:[&.]|iex|invoke-expression)\s+(.
 
 var psIexPipeRe = refilter.MustCompile(`(?is)^\s*(.+?)\s*\|\s*(?:iex|invoke-expression)\s*;?\s*$`)
 
+var (
+	psSplatAssignRe  = refilter.MustCompile(`(?s)^\s*\$([A-Za-z_]\w*)\s*=\s*@\{(.*)\}\s*;?\s*$`)
+	psHashtableRe    = refilter.MustCompile(`(^|[;\n])\s*\$[A-Za-z_]\w*\s*=\s*@\{`)
+	psFileCodeRe     = refilter.MustCompile(`(?i)^\s*((?:powershell|pwsh)(?:\.exe)?)\s+(?:-\w+\s+(?:(?:Bypass|Unrestricted|Hidden|RemoteSigned)\s+)?)*?-c(?:ommand)?\s+["']?\(\s*(?:Get-Content|gc|cat|type)\s+(?:-Path\s+|-LiteralPath\s+)?["']?([^\s"')]+)["']?(?:\s+-Raw)?\s*\)["']?\s*;?\s*$`)
+	psSplatUseRe     = refilter.MustCompile(`(^|\s)@([A-Za-z_]\w*)\b`)
+	psInvokeScriptRe = refilter.MustCompile(`(?is)^\s*\$ExecutionContext\.InvokeCommand\.(?:InvokeScript|NewScriptBlock)\(\s*(.+?)\s*\)\s*(?:\.Invoke\(\s*\))?\s*;?\s*$`)
+	psGcmRe          = refilter.MustCompile(`(?i)\(\s*(?:gcm|get-command)\s+['"]?([\w*?-]+)['"]?\s*\)`)
+)
+
+// psSplatKey prefixes the session variable holding a splatted hashtable.
+const psSplatKey = "\x00splat:"
+
+// psSplat replaces "@name" with the parameters the hashtable $name holds.
+func (w *walker) psSplat(st string) string {
+	if !strings.Contains(st, "@") {
+		return st
+	}
+	return psSplatUseRe.ReplaceAllStringFunc(st, func(m string) string {
+		g := psSplatUseRe.FindStringSubmatch(m)
+		if v, ok := w.st.Vars[psSplatKey+strings.ToLower(g[2])]; ok {
+			return g[1] + v
+		}
+		return m
+	})
+}
+
+// psCmdlets are the command names a Get-Command wildcard is resolved
+// against ("& (gcm I*e-Ex*) $s" runs Invoke-Expression).
+var psCmdlets = []string{"Invoke-Expression", "Invoke-WebRequest", "Invoke-RestMethod", "Remove-Item", "Get-Content", "Start-Process", "Invoke-Command", "Set-MpPreference", "New-Object"}
+
+// psGcm replaces "(gcm PATTERN)" with the one cmdlet PATTERN names.
+func psGcm(st string) string {
+	if !strings.Contains(strings.ToLower(st), "gcm") && !strings.Contains(strings.ToLower(st), "get-command") {
+		return st
+	}
+	return psGcmRe.ReplaceAllStringFunc(st, func(m string) string {
+		pat := strings.ToLower(psGcmRe.FindStringSubmatch(m)[1])
+		found := ""
+		for _, name := range psCmdlets {
+			if ok, _ := path.Match(pat, strings.ToLower(name)); ok {
+				if found != "" {
+					return m // ambiguous
+				}
+				found = name
+			}
+		}
+		if found == "" {
+			return m
+		}
+		return found
+	})
+}
+
 // psScript reads a script the POSIX parser rejected statement by
 // statement, for the PowerShell ones it knows.
 func (w *walker) psScript(src string, c ctx) {
@@ -764,6 +829,7 @@ func (w *walker) psScript(src string, c ctx) {
 		if w.depth > maxDepth || len(w.out) > maxCommands {
 			return
 		}
+		st = w.psSplat(psGcm(st))
 		if w.psStmt(st, c) {
 			continue
 		}
@@ -783,6 +849,26 @@ func (w *walker) psScript(src string, c ctx) {
 // alias, function, array reversal, script block or Invoke-Expression of
 // a computable string. It reports whether it did.
 func (w *walker) psStmt(text string, c ctx) bool {
+	if m := psSplatAssignRe.FindStringSubmatch(text); m != nil {
+		// $p = @{ Path = $HOME; Recurse = $true }: the parameters a
+		// later "Cmd @p" passes.
+		var args []string
+		for _, kv := range strings.Split(m[2], ";") {
+			k, v, ok := strings.Cut(kv, "=")
+			if k = strings.TrimSpace(k); !ok || !validName(k) {
+				continue
+			}
+			switch v = strings.TrimSpace(v); strings.ToLower(v) {
+			case "$true":
+				args = append(args, "-"+k)
+			case "$false":
+			default:
+				args = append(args, "-"+k, v)
+			}
+		}
+		w.st.setVar(psSplatKey+strings.ToLower(m[1]), strings.Join(args, " "))
+		return true
+	}
 	if first, rest, ok := strings.Cut(strings.TrimSpace(text), " "); ok && w.st.Aliases[first] != "" && !contains(c.via, "alias:"+first) {
 		// Set-Alias run Invoke-Expression, then "run (...)".
 		expanded := w.st.Aliases[first] + " " + rest
@@ -911,6 +997,21 @@ func (w *walker) psStmt(text string, c ctx) bool {
 				w.sub(from+" | iex", c.with("iex"), nil)
 				return true
 			}
+		}
+	}
+	if m := psFileCodeRe.FindStringSubmatch(text); m != nil {
+		// powershell -Command (Get-Content FILE -Raw): the file's text is
+		// the command, as with -File FILE.
+		w.sub(m[1]+" -File "+quote(m[2]), c.with("-Command (Get-Content)"), nil)
+		return true
+	}
+	if m := psInvokeScriptRe.FindStringSubmatch(text); m != nil {
+		// $ExecutionContext.InvokeCommand.InvokeScript('...'): the
+		// string run as a script.
+		p := &psParser{w: w, src: m[1]}
+		if v, ok := p.expr(); ok && v.str() != "" {
+			w.sub(v.str(), c.with("InvokeScript"), nil)
+			return true
 		}
 	}
 	if t := strings.TrimSpace(text); strings.HasPrefix(t, "&") {

@@ -21,6 +21,9 @@ var psOnly = map[string]bool{
 	"where-object": true, "?": true, "msiexec": true, "msiexec.exe": true, "invoke-restmethod": true, "irm": true,
 	"start-bitstransfer": true, "write-output": true, "write-host": true, "set-itemproperty": true, "new-itemproperty": true,
 	"compress-archive": true, "sdelete": true, "sdelete.exe": true, "sdelete64": true, "sdelete64.exe": true,
+	"wmic": true, "wmic.exe": true, "invoke-cimmethod": true, "invoke-wmimethod": true, "runas": true, "runas.exe": true,
+	"psexec": true, "psexec.exe": true, "psexec64": true, "psexec64.exe": true, "gsudo": true, "forfiles": true, "forfiles.exe": true,
+	"select-string": true, "sls": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -45,6 +48,11 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		return nil, text, false
 	}
 	prog := fields[0]
+	if (prog == "sudo" || prog == "gsudo") && len(fields) > 1 && (psOnly[strings.ToLower(fields[1])] || cmdAmbiguous[strings.ToLower(fields[1])]) {
+		// "sudo rd /s /q C:\Windows": the elevated command is read
+		// from the text, past the elevation.
+		prog, fields = strings.ToLower(fields[1]), fields[1:]
+	}
 	if m := winExeRe.FindString(text); m != "" {
 		// "C:\\Users\\Public\\svc.exe", ".\\tool.exe": a program run by
 		// its Windows path (the POSIX parse lost the backslashes).
@@ -64,8 +72,15 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		}
 	}
 	words := winSplit(text)
+	for len(words) > 1 && (strings.EqualFold(words[0], "sudo") || strings.EqualFold(words[0], "gsudo")) && prog != "gsudo" {
+		// Windows 11's sudo and gsudo run the rest elevated.
+		words = words[1:]
+	}
 	if len(words) == 0 || strings.ToLower(strings.Trim(words[0], `"'`)) != prog {
 		return nil, text, false
+	}
+	if inner, ok := winLaunched(prog, words); ok {
+		return []string{"sh", "-c", inner}, text, true
 	}
 	if !psOnly[prog] {
 		win := false
@@ -319,7 +334,49 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		if file != "" {
 			return append([]string{winPath(file)}, args...), text, true
 		}
+	case "select-string", "sls":
+		// Select-String [-Path] FILE [-Pattern] P: grep -E P FILE.
+		pat, file := "", ""
+		var pos []string
+		for i := 1; i < len(words); i++ {
+			switch lw := strings.ToLower(words[i]); {
+			case (lw == "-pattern") && i+1 < len(words):
+				i++
+				pat = strings.Trim(words[i], `"'`)
+			case (lw == "-path" || lw == "-literalpath") && i+1 < len(words):
+				i++
+				file = winPath(words[i])
+			case strings.HasPrefix(lw, "-"):
+			default:
+				pos = append(pos, strings.Trim(words[i], `"'`))
+			}
+		}
+		if pat == "" && len(pos) > 0 {
+			pat, pos = pos[0], pos[1:]
+		}
+		if file == "" && len(pos) > 0 {
+			file = winPath(pos[0])
+		}
+		if pat != "" {
+			argv := []string{"grep", "-E", pat}
+			if file != "" {
+				argv = append(argv, file)
+			}
+			return argv, text, true
+		}
 	case "add-content", "ac", "set-content", "sc":
+		if !hasValue && len(paths) == 2 {
+			// Set-Content PATH VALUE, positionally.
+			var pos []string
+			for _, w := range words[1:] {
+				if !strings.HasPrefix(w, "-") {
+					pos = append(pos, w)
+				}
+			}
+			if len(pos) == 2 {
+				paths, value, hasValue = paths[:1], strings.Trim(pos[1], `"'`), true
+			}
+		}
 		// The value written, as a shell redirect would write it, so the
 		// walker records the write and its content.
 		if hasValue && len(paths) == 1 {
@@ -334,6 +391,89 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 	}
 	return nil, text, false
 }
+
+// winLaunched is the command line a Windows launcher runs: wmic's and
+// CIM's Win32_Process Create, runas, PsExec, gsudo, and forfiles /c with
+// its @path placeholders standing for the files it visits.
+func winLaunched(prog string, words []string) (string, bool) {
+	trim := func(w string) string { return strings.Trim(w, `"'`) }
+	switch prog {
+	case "wmic", "wmic.exe":
+		for i := 1; i+2 < len(words); i++ {
+			if strings.EqualFold(words[i], "call") && strings.EqualFold(words[i+1], "create") {
+				return trim(words[i+2]), true
+			}
+		}
+	case "invoke-cimmethod", "invoke-wmimethod":
+		t := strings.Join(words, " ")
+		if !strings.Contains(strings.ToLower(t), "win32_process") {
+			return "", false
+		}
+		if m := winCmdLineRe.FindStringSubmatch(t); m != nil {
+			return m[1] + m[2], true
+		}
+		for i, w := range words {
+			if strings.EqualFold(w, "-argumentlist") && i+1 < len(words) {
+				return trim(words[i+1]), true
+			}
+		}
+	case "runas", "runas.exe":
+		if last := words[len(words)-1]; len(words) > 1 && !strings.HasPrefix(last, "/") {
+			return trim(last), true
+		}
+	case "psexec", "psexec.exe", "psexec64", "psexec64.exe":
+		valued := map[string]bool{"-u": true, "-p": true, "-w": true, "-n": true, "-a": true, "-r": true, "-g": true, "-m": true}
+		for i := 1; i < len(words); i++ {
+			w := strings.ToLower(words[i])
+			switch {
+			case strings.HasPrefix(w, `\`):
+			case valued[w]:
+				i++
+			case strings.HasPrefix(w, "-"):
+			default:
+				return strings.Join(words[i:], " "), true
+			}
+		}
+	case "gsudo":
+		if len(words) > 1 {
+			return strings.Join(words[1:], " "), true
+		}
+	case "forfiles", "forfiles.exe":
+		dir, mask, cmdline, rec := ".", "*", "", false
+		for i := 1; i < len(words); i++ {
+			switch w := strings.ToLower(words[i]); {
+			case w == "/p" && i+1 < len(words):
+				i++
+				dir = trim(words[i])
+			case w == "/m" && i+1 < len(words):
+				i++
+				mask = trim(words[i])
+			case w == "/c" && i+1 < len(words):
+				i++
+				cmdline = trim(words[i])
+			case w == "/s":
+				rec = true
+			}
+		}
+		if cmdline == "" {
+			return "", false
+		}
+		target := strings.TrimRight(dir, `\/`) + `\` + mask
+		if rec {
+			target = strings.TrimRight(dir, `\/`) + `\**\` + mask
+		}
+		r := strings.NewReplacer("@path", `"`+target+`"`, "@file", `"`+mask+`"`, "@fname", `"`+mask+`"`, "0x22", `"`)
+		return r.Replace(cmdline), true
+	}
+	return "", false
+}
+
+// cmdForRe is cmd.exe's for loop: the variable, the set and the body.
+var cmdForRe = refilter.MustCompile(`(?is)^\s*for\s+(?:/[dDrRlLfF]\s+(?:"[^"]*"\s+|[A-Za-z]:\\\S*\s+)?)*(%%?[A-Za-z])\s+in\s+\(([^)]*)\)\s+do\s+(.+?)\s*$`)
+
+// winCmdLineRe is the CommandLine of a Win32_Process Create call's
+// arguments: @{CommandLine='...'} or CommandLine="...".
+var winCmdLineRe = refilter.MustCompile(`(?i)CommandLine\s*=\s*(?:'([^']*)'|"([^"]*)")`)
 
 // psSwitch are Start-Process's parameters that take no value.
 var psSwitch = map[string]bool{"-wait": true, "-nonewwindow": true, "-passthru": true, "-usenewenvironment": true, "-loaduserprofile": true}
