@@ -246,6 +246,17 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 		for _, ref := range ix.byProg[v.c.Name] {
 			try(ref, v, true)
 		}
+		if low := strings.ToLower(v.c.Name); strings.HasSuffix(low, ".exe") {
+			// Windows names programs case-insensitively, with or without
+			// ".exe" (Sysmon64.exe is sysmon64).
+			for _, k := range []string{low, strings.TrimSuffix(low, ".exe")} {
+				if k != v.c.Name {
+					for _, ref := range ix.byProg[k] {
+						try(ref, v, true)
+					}
+				}
+			}
+		}
 		for _, ref := range ix.wild {
 			try(ref, v, false)
 		}

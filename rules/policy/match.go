@@ -369,7 +369,7 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if len(m.PatternAny) > 0 && !patternSelects(v, m.PatternAny) {
 		return res, false
 	}
-	if m.argsNotRe != nil && (m.argsNotRe.MatchString(v.str) || len(c.Copies) > 0 && m.argsNotRe.MatchString(v.originalStr())) {
+	if m.argsNotRe != nil && (m.argsNotRe.MatchString(v.str) || len(c.Copies) > 0 && m.argsNotRe.MatchString(v.originalStr()) || m.argsNotRe.MatchString(cloudListing(c.ArgsFrom, c.ValueFrom))) {
 		return res, false
 	}
 	if m.envRe != nil && !anyMatch(m.envRe, c.Env) {
@@ -862,6 +862,29 @@ func (m *Matcher) readHit(v *cmdView) bool {
 	}
 	return false
 }
+
+// cloudListing is the text of the cloud and cluster listings whose
+// output became arguments ("aws ec2 describe-instances --filters
+// Name=tag:Preview,Values=pr-1423" feeding terminate-instances): a
+// filter that selects scratch resources excuses what it selects, as
+// naming them would.
+func cloudListing(srcs []shell.Source, valueFrom []string) string {
+	var b strings.Builder
+	for _, s := range srcs {
+		if cloudCLIs[s.Name] {
+			b.WriteString(s.Name + " " + strings.Join(s.Args, " ") + "\n")
+		}
+	}
+	// Variables assigned from a listing, in a loop or by read.
+	for _, v := range valueFrom {
+		if name, _, _ := strings.Cut(strings.TrimPrefix(v, "$("), " "); strings.HasPrefix(v, "$(") && cloudCLIs[name] {
+			b.WriteString(v + "\n")
+		}
+	}
+	return b.String()
+}
+
+var cloudCLIs = map[string]bool{"aws": true, "gcloud": true, "az": true, "kubectl": true, "oc": true, "doctl": true, "gsutil": true, "hcloud": true}
 
 // originalStr is the command with each argument that is a copy made
 // earlier in the session named as its original ("ssh-copy-id -i

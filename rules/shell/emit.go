@@ -263,6 +263,13 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 			}
 		}
 		words := strings.Fields(strings.SplitN(in.content, "\n", 2)[0])
+		from := ""
+		if !in.known && len(in.sources) > 0 {
+			// "LISTING | while read n; do ... $n": the names hold what the
+			// listing printed.
+			s0 := in.sources[0]
+			from = "$(" + strings.TrimSpace(s0.Name+" "+strings.Join(s0.Args, " ")) + ")"
+		}
 		for i, n := range names {
 			v := unkOpen + n + unkClose
 			if in.known {
@@ -275,6 +282,12 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				}
 			}
 			w.st.setVar(n, v)
+			if from != "" {
+				if w.st.VarFrom == nil {
+					w.st.VarFrom = map[string]string{}
+				}
+				w.st.VarFrom[n] = from
+			}
 		}
 	case "set":
 		for i, a := range args.fields {
@@ -282,6 +295,15 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				w.setPos = append([]string{}, args.fields[i+1:]...)
 				break
 			}
+		}
+	case "aws":
+		// AWS_ENDPOINT_URL (exported earlier or set for the command)
+		// points the CLI where --endpoint-url would: LocalStack's
+		// localhost is as local with either spelling.
+		if ep := w.envValue(r.env, "AWS_ENDPOINT_URL"); ep != "" && !Unknown(ep) && !containsPrefix(args.fields, "--endpoint-url") {
+			r.fields = append(append([]string(nil), r.fields...), "--endpoint-url", ep)
+			r.unres = append(append([]bool(nil), r.unres...), false, false)
+			r.srcs = append(append([][]Source(nil), r.srcs...), nil, nil)
 		}
 	case "rimraf":
 		// The npm package is "rm -rf" under another name.
@@ -328,7 +350,8 @@ func stdinText(in stdinInfo) string {
 var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX_ENV", "DJANGO_ENV",
 	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI",
 	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "PGDATABASE", "MYSQL_DATABASE", "FIRESTORE_EMULATOR_HOST", "DJANGO_SETTINGS_MODULE",
-	"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN", "TF_WORKSPACE", "GIT_STASHED"}
+	"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN", "TF_WORKSPACE", "GIT_STASHED",
+	"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_PROFILE"}
 
 func isSelector(name string) bool {
 	for _, s := range envSelectors {
@@ -527,6 +550,17 @@ var shells = map[string]bool{
 	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true,
 	"fish": true, "rbash": true, "yash": true, "posh": true, "csh": true, "tcsh": true, "ksh93": true,
 }
+
+// cmdLocal names a script or program cmd.exe finds in the current
+// directory first ("cmd /c setup.bat") by its path, as POSIX needs.
+func cmdLocal(line string) string {
+	if f := strings.Fields(line); len(f) > 0 && !strings.ContainsAny(f[0], "/\\:%$") && winScriptExtRe.MatchString(f[0]) {
+		return "./" + strings.TrimLeft(line, " \t")
+	}
+	return line
+}
+
+var winScriptExtRe = refilter.MustCompile(`(?i)\.(bat|cmd|ps1|exe|vbs|js)$`)
 
 // winScriptHosts run a script or library file named on their command line.
 var winScriptHosts = map[string]bool{"cscript": true, "cscript.exe": true, "wscript": true, "wscript.exe": true, "mshta": true, "mshta.exe": true,
@@ -905,14 +939,29 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		// source text when it is there (a POSIX parse of an unquoted
 		// "C:\Users" drops the backslash).
 		if m := cmdSlashC.FindStringIndex(cmd.Text); m != nil && !strings.ContainsAny(cmd.Text[m[1]:], "'\"") {
-			w.sub(cmdUnescape(cmd.Text[m[1]:]), c.with("cmd /c"), nil)
+			w.sub(cmdLocal(cmdUnescape(cmd.Text[m[1]:])), c.with("cmd /c"), nil)
 			break
 		}
+		hasC := false
 		for i, a := range args.fields {
 			if la := strings.ToLower(a); la == "/c" || la == "/k" || la == "/r" {
-				w.sub(cmdUnescape(strings.Join(args.fields[i+1:], " ")), c.with("cmd /c"), nil)
+				hasC = true
+				w.sub(cmdLocal(cmdUnescape(strings.Join(args.fields[i+1:], " "))), c.with("cmd /c"), nil)
 				break
 			}
+		}
+		if !hasC {
+			// "... | cmd": the commands are standard input, as for sh.
+			cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+			if in.known {
+				w.sub(in.content, c.with(viaStdin(cmd.Name, in)), nil)
+			}
+		}
+	case name == "schtasks" || name == "schtasks.exe" || name == "sc" || name == "sc.exe":
+		// What a task or service runs meets the rules it would meet
+		// typed now; creating it stays a persistence matter.
+		if line := winScheduled(name, winSplit(cmd.Text)); line != "" {
+			w.sub(line, c.with(name+" task"), nil)
 		}
 	case name == "doskey" || name == "doskey.exe":
 		// doskey NAME=TEXT defines a cmd.exe macro: an alias whose $*
@@ -1504,6 +1553,26 @@ func (w *walker) localImports(cmd *Command, code string, c ctx) {
 			}
 		}
 	}
+}
+
+// envValue is NAME's value for a command: its own assignment, else the
+// session's.
+func (w *walker) envValue(env []string, name string) string {
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, name+"="); ok {
+			return v
+		}
+	}
+	return w.st.Vars[name]
+}
+
+func containsPrefix(f []string, pre string) bool {
+	for _, a := range f {
+		if strings.HasPrefix(a, pre) {
+			return true
+		}
+	}
+	return false
 }
 
 // awkInputWords is what awk's field references stand for: the first

@@ -168,15 +168,7 @@ func (w *walker) script(src string, c ctx) error {
 		}
 	}
 	if m := cmdForRe.FindStringSubmatch(src); m != nil {
-		// cmd.exe's "for [/d|/r DIR] %x in (SET) do CMD": CMD once per
-		// item of the set (a wildcard stays one pattern).
-		items := strings.FieldsFunc(m[2], func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '\t' })
-		for i, it := range items {
-			if i == 8 {
-				break
-			}
-			w.sub(strings.ReplaceAll(m[3], m[1], it), c.with("cmd for"), nil)
-		}
+		w.cmdFor(m, c)
 		return nil
 	}
 	if psHashtableRe.MatchString(src) {
@@ -345,7 +337,9 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, in stdinInfo) (string, bool) {
 		if w.readLoop(s, x, c, in) {
 			break
 		}
-		w.stmts(x.Cond, c)
+		// "LISTING | while read n; do ...": the condition's read takes
+		// the loop's standard input.
+		w.stmtsIn(x.Cond, c, in)
 		w.stmts(x.Do, c)
 	case *syntax.ForClause:
 		w.forClause(x, c)

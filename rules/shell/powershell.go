@@ -763,15 +763,17 @@ var psCallOpRe = refilter.MustCompile(`^\s*&\s*([("$'\[])`)
 
 var psIexRe = refilter.MustCompile(`(?is)^\s*(?:[&.]|iex|invoke-expression)\s+(.+?)\s*;?\s*$`)
 
-var psIexPipeRe = refilter.MustCompile(`(?is)^\s*(.+?)\s*\|\s*(?:iex|invoke-expression)\s*;?\s*$`)
+var psIexPipeRe = refilter.MustCompile(`(?is)^\s*(.+?)\s*\|\s*(?:iex|invoke-expression|(?:powershell|pwsh)(?:\.exe)?(?:\s+-(?:nop|noprofile|noni|noninteractive|c|command))*\s+-)\s*;?\s*$`)
 
 var (
-	psSplatAssignRe  = refilter.MustCompile(`(?s)^\s*\$([A-Za-z_]\w*)\s*=\s*@\{(.*)\}\s*;?\s*$`)
-	psHashtableRe    = refilter.MustCompile(`(^|[;\n])\s*\$[A-Za-z_]\w*\s*=\s*@\{`)
-	psFileCodeRe     = refilter.MustCompile(`(?i)^\s*((?:powershell|pwsh)(?:\.exe)?)\s+(?:-\w+\s+(?:(?:Bypass|Unrestricted|Hidden|RemoteSigned)\s+)?)*?-c(?:ommand)?\s+["']?\(\s*(?:Get-Content|gc|cat|type)\s+(?:-Path\s+|-LiteralPath\s+)?["']?([^\s"')]+)["']?(?:\s+-Raw)?\s*\)["']?\s*;?\s*$`)
-	psSplatUseRe     = refilter.MustCompile(`(^|\s)@([A-Za-z_]\w*)\b`)
-	psInvokeScriptRe = refilter.MustCompile(`(?is)^\s*\$ExecutionContext\.InvokeCommand\.(?:InvokeScript|NewScriptBlock)\(\s*(.+?)\s*\)\s*(?:\.Invoke\(\s*\))?\s*;?\s*$`)
-	psGcmRe          = refilter.MustCompile(`(?i)\(\s*(?:gcm|get-command)\s+['"]?([\w*?-]+)['"]?\s*\)`)
+	psSplatAssignRe   = refilter.MustCompile(`(?s)^\s*\$([A-Za-z_]\w*)\s*=\s*@\{(.*)\}\s*;?\s*$`)
+	psHashtableRe     = refilter.MustCompile(`(^|[;\n])\s*\$[A-Za-z_]\w*\s*=\s*@\{`)
+	psTaskActionRe    = refilter.MustCompile(`(?i)New-ScheduledTaskAction\s+-Execute\s+(\S+)\s+-Argument\s+(?:'([^']*)'|"([^"]*)"|(\S+))`)
+	psInvokeCommandRe = refilter.MustCompile(`(?is)^\s*(?:Invoke-Command|icm)\b.*?(?:-ScriptBlock\s*\{(.*)\}|-FilePath\s+["']?([^\s"']+))`)
+	psFileCodeRe      = refilter.MustCompile(`(?i)^\s*((?:powershell|pwsh)(?:\.exe)?)\s+(?:-\w+\s+(?:(?:Bypass|Unrestricted|Hidden|RemoteSigned)\s+)?)*?-c(?:ommand)?\s+["']?\(\s*(?:Get-Content|gc|cat|type)\s+(?:-Path\s+|-LiteralPath\s+)?["']?([^\s"')]+)["']?(?:\s+-Raw)?\s*\)["']?\s*;?\s*$`)
+	psSplatUseRe      = refilter.MustCompile(`(^|\s)@([A-Za-z_]\w*)\b`)
+	psInvokeScriptRe  = refilter.MustCompile(`(?is)^\s*\$ExecutionContext\.InvokeCommand\.(?:InvokeScript|NewScriptBlock)\(\s*(.+?)\s*\)\s*(?:\.Invoke\(\s*\))?\s*;?\s*$`)
+	psGcmRe           = refilter.MustCompile(`(?i)\(\s*(?:gcm|get-command)\s+['"]?([\w*?-]+)['"]?\s*\)`)
 )
 
 // psSplatKey prefixes the session variable holding a splatted hashtable.
@@ -964,6 +966,15 @@ func (w *walker) psStmt(text string, c ctx) bool {
 		w.sub(v.str(), c.with("scriptblock"), nil)
 		return true
 	}
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "&") {
+		if rest := strings.TrimSpace(t[1:]); winExeRe.MatchString(rest) {
+			// "& $env:TEMP\svc.exe": the program by its Windows path.
+			if words := winSplit(rest); len(words) > 0 {
+				w.sub(quote(winPath(words[0]))+" "+strings.Join(words[1:], " "), c.with("&"), nil)
+				return true
+			}
+		}
+	}
 	if m := psCallOpRe.FindStringSubmatchIndex(text); m != nil {
 		// & ("{1}{0}" -f 'ex','i') ARGS: a command named by an
 		// expression, with the rest as its arguments.
@@ -997,6 +1008,21 @@ func (w *walker) psStmt(text string, c ctx) bool {
 				w.sub(from+" | iex", c.with("iex"), nil)
 				return true
 			}
+		}
+	}
+	if m := psTaskActionRe.FindStringSubmatch(text); m != nil {
+		// New-ScheduledTaskAction -Execute X -Argument 'Y': X Y, run
+		// later (the task's registration is matched on its own).
+		arg := m[2] + m[3] + m[4]
+		w.sub(winProcLine(strings.Trim(m[1], `"'`)+" "+arg), c.with("scheduled task"), nil)
+	}
+	if m := psInvokeCommandRe.FindStringSubmatch(text); m != nil {
+		// Invoke-Command [-ComputerName H] -ScriptBlock { ... } or
+		// -FilePath F: the block or the file runs (there).
+		if m[1] != "" {
+			w.psScript(m[1], c.with("Invoke-Command"))
+		} else {
+			w.sub("powershell -File "+quote(m[2]), c.with("Invoke-Command"), nil)
 		}
 	}
 	if m := psFileCodeRe.FindStringSubmatch(text); m != nil {

@@ -80,7 +80,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		return nil, text, false
 	}
 	if inner, ok := winLaunched(prog, words); ok {
-		return []string{"sh", "-c", inner}, text, true
+		return []string{"sh", "-c", winProcLine(inner)}, text, true
 	}
 	if !psOnly[prog] {
 		win := false
@@ -458,6 +458,9 @@ func winLaunched(prog string, words []string) (string, bool) {
 		if cmdline == "" {
 			return "", false
 		}
+		if mask == "*.*" {
+			mask = "*"
+		}
 		target := strings.TrimRight(dir, `\/`) + `\` + mask
 		if rec {
 			target = strings.TrimRight(dir, `\/`) + `\**\` + mask
@@ -468,8 +471,100 @@ func winLaunched(prog string, words []string) (string, bool) {
 	return "", false
 }
 
-// cmdForRe is cmd.exe's for loop: the variable, the set and the body.
-var cmdForRe = refilter.MustCompile(`(?is)^\s*for\s+(?:/[dDrRlLfF]\s+(?:"[^"]*"\s+|[A-Za-z]:\\\S*\s+)?)*(%%?[A-Za-z])\s+in\s+\(([^)]*)\)\s+do\s+(.+?)\s*$`)
+// winProcLine reads a command line Windows starts without a shell
+// (CreateProcess: wmic, CIM, scheduled tasks, services) the way
+// PowerShell does: everything after -Command is its one script, pipes
+// included ("powershell -c irm URL | iex").
+func winProcLine(line string) string {
+	m := winPsCommandRe.FindStringSubmatchIndex(line)
+	if m == nil {
+		return line
+	}
+	rest := strings.TrimSpace(line[m[1]:])
+	if len(rest) > 1 && rest[0] == '"' && rest[len(rest)-1] == '"' && strings.Count(rest, `"`) == 2 {
+		rest = rest[1 : len(rest)-1]
+	}
+	return line[:m[1]] + " " + quote(rest)
+}
+
+// winPsCommandRe is PowerShell started with -Command: the program, its
+// switches, and -c itself.
+var winPsCommandRe = refilter.MustCompile(`(?i)^\s*["']?(?:\S*[\\/])?(?:powershell|pwsh)(?:\.exe)?["']?(?:\s+-(?:nop|noprofile|noni|noninteractive|nologo|w|windowstyle|ep|executionpolicy|sta|mta)(?:\s+(?:hidden|bypass|unrestricted|remotesigned|normal|minimized))?)*\s+(?:-c|-command|/c)\b`)
+
+// winScheduled is the command line a scheduled task or service runs:
+// schtasks /create ... /tr CMD, sc create NAME binPath= CMD.
+func winScheduled(name string, words []string) string {
+	switch strings.TrimSuffix(strings.ToLower(name), ".exe") {
+	case "schtasks":
+		for i := 1; i+1 < len(words); i++ {
+			if strings.EqualFold(words[i], "/tr") {
+				return winProcLine(strings.Trim(words[i+1], `"`))
+			}
+		}
+	case "sc":
+		for i := 1; i+1 < len(words); i++ {
+			if lw := strings.ToLower(words[i]); (lw == "binpath=" || lw == "binpath") && (strings.EqualFold(words[1], "create") || strings.EqualFold(words[1], "config")) {
+				return winProcLine(strings.Trim(words[i+1], `"`))
+			}
+		}
+	}
+	return ""
+}
+
+// cmdForRe is cmd.exe's for loop: the switches, the variable, the set
+// and the body.
+var cmdForRe = refilter.MustCompile(`(?is)^\s*for\s+((?:/[dDrRlLfF]\s+(?:"[^"]*"\s+|[A-Za-z]:\\\S*\s+)?)*)(%%?[A-Za-z])\s+in\s+\(([^)]*)\)\s+do\s+(.+?)\s*$`)
+
+// cmdFor walks cmd.exe's "for [/d] [/r DIR] [/l] [/f] %x in (SET) do
+// CMD": CMD once per item of the set, a wildcard kept as one pattern
+// (below DIR at any depth with /r); /f ('COMMAND') runs COMMAND and, when
+// CMD is just %x, runs each line it prints; /l with a zero step never
+// ends, and CMD spawning a shell in it is a fork bomb.
+func (w *walker) cmdFor(m []string, c ctx) {
+	sw, v, set, body := strings.ToLower(m[1]), m[2], strings.TrimSpace(m[3]), strings.TrimLeft(strings.TrimSpace(m[4]), "@")
+	c = c.with("cmd for")
+	switch {
+	case strings.Contains(sw, "/f"):
+		if len(set) > 2 && set[0] == '\'' && set[len(set)-1] == '\'' {
+			inner := set[1 : len(set)-1]
+			if strings.EqualFold(strings.Trim(body, `"`), v) {
+				w.sub(inner+" | sh", c, nil)
+			} else {
+				w.sub(inner, c, nil)
+			}
+		}
+		return
+	case strings.Contains(sw, "/l"):
+		parts := strings.Split(set, ",")
+		if len(parts) == 3 && strings.TrimSpace(parts[1]) == "0" {
+			if f := strings.Fields(body); len(f) > 0 && (strings.EqualFold(f[0], "start") || strings.EqualFold(f[0], "cmd") || strings.EqualFold(f[0], "powershell")) {
+				w.codeItem(codeItem{argv: []string{"cmd-loop", body}, via: "for /l", notes: []string{"fork-bomb"}}, c)
+			}
+		}
+		w.sub(body, c, nil)
+		return
+	}
+	root := ""
+	if i := strings.Index(sw, "/r"); i >= 0 {
+		root = strings.Trim(strings.TrimSpace(m[1][i+2:]), `"`)
+		if j := strings.IndexAny(root, " \t"); j >= 0 {
+			root = root[:j]
+		}
+		if root == "" || strings.HasPrefix(root, "/") {
+			root = "."
+		}
+	}
+	items := strings.FieldsFunc(set, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '\t' })
+	for i, it := range items {
+		if i == 8 {
+			break
+		}
+		if root != "" {
+			it = strings.TrimRight(root, `\/`) + `\**\` + it
+		}
+		w.sub(strings.ReplaceAll(body, v, it), c, nil)
+	}
+}
 
 // winCmdLineRe is the CommandLine of a Win32_Process Create call's
 // arguments: @{CommandLine='...'} or CommandLine="...".
@@ -653,4 +748,4 @@ func psURL(words []string) string {
 }
 
 // winExeRe is a command line starting with a Windows path to a program.
-var winExeRe = refilter.MustCompile(`^\s*"?(?:[A-Za-z]:\\|\.\\|\$env:\w+\\|%\w+%\\)[^"\s]*\.(?:exe|bat|cmd|ps1|com)\b`)
+var winExeRe = refilter.MustCompile(`^\s*(?:"(?:[A-Za-z]:\\|\.\\|\$env:\w+\\|%\w+%\\)[^"]*\.(?:exe|bat|cmd|ps1|com)"|(?:[A-Za-z]:\\|\.\\|\$env:\w+\\|%\w+%\\)[^"\s]*\.(?:exe|bat|cmd|ps1|com)\b)`)
