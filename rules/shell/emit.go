@@ -239,8 +239,21 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				w.st.setVar(k, v)
 			}
 		}
-	case "cd", "pushd":
+	case "cd":
 		w.chdir(args.fields)
+	case "pushd":
+		// The directory left is remembered for popd (an unknown one as "").
+		if len(w.st.DirStack) < 64 {
+			w.st.DirStack = append(w.st.DirStack, w.st.Cwd)
+		}
+		w.chdir(args.fields)
+	case "popd":
+		if n := len(w.st.DirStack); n > 0 {
+			w.st.Cwd, w.st.DirStack = w.st.DirStack[n-1], w.st.DirStack[:n-1]
+			w.st.CwdByCd = w.st.Cwd != ""
+		} else {
+			w.st.Cwd, w.st.CwdByCd = "", false
+		}
 	case "printf":
 		// printf -v NAME FORMAT ARGS assigns instead of printing.
 		if len(args.fields) >= 3 && args.fields[0] == "-v" && validName(args.fields[1]) {
@@ -963,6 +976,25 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		if line := winScheduled(name, winSplit(cmd.Text)); line != "" {
 			w.sub(line, c.with(name+" task"), nil)
 		}
+	case name == "mongosh" || name == "mongo":
+		// "mongosh URI script.js": the script the session wrote runs
+		// against that server, as --eval would run it.
+		var rest []string
+		var code []string
+		for _, a := range args.fields {
+			if strings.HasSuffix(a, ".js") && !strings.HasPrefix(a, "-") {
+				if _, f := w.st.LookupFile(a); f != nil && !f.Downloaded {
+					code = append(code, f.Content)
+					continue
+				}
+			}
+			rest = append(rest, a)
+		}
+		if len(code) > 0 {
+			nr := newRaw(append(append([]string{name}, rest...), "--eval", strings.Join(code, "\n")))
+			nr.text = cmd.Text
+			w.emit(nr, c.with(name+" script"), stdinInfo{})
+		}
 	case name == "doskey" || name == "doskey.exe":
 		// doskey NAME=TEXT defines a cmd.exe macro: an alias whose $*
 		// are the arguments and $T separates commands.
@@ -1075,7 +1107,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			case (a == "-file" || a == "-f") && i+1 < len(args.fields):
 				cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
 				f := args.fields[i+1]
-				if ws := winSplit(cmd.Text); len(ws) > i+2 && strings.ContainsAny(ws[i+2], `\\`) {
+				if ws := winSplit(cmd.Text); len(ws) > i+2 && (strings.ContainsAny(ws[i+2], `\\`) || strings.Contains(strings.ToLower(ws[i+2]), "$env:")) {
 					// ".\\boot.ps1" as written: a POSIX parse drops the
 					// backslash.
 					f = winPath(ws[i+2])
@@ -1185,6 +1217,11 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	if !strings.Contains(cmd.Program, "/") && !Unknown(cmd.Program) {
 		if f, ok := w.st.Files[CleanPath(cmd.Program)]; ok && f.Downloaded && strings.Contains(cmd.Program, ".") {
 			w.runFile(cmd, cmd.Program, c.with("script:"+CleanPath(cmd.Program)), append([]string{cmd.Program}, cmd.Args...))
+		} else if p := w.onPath(cmd.Program); p != "" {
+			// A directory the session put on PATH holds a file of this
+			// name that the session wrote ("export PATH=~/bin:$PATH",
+			// then "update"): that file runs.
+			w.runFile(cmd, p, c.with("script:"+p), append([]string{p}, cmd.Args...))
 		}
 	}
 	if strings.Contains(cmd.Program, "/") {
@@ -1555,6 +1592,25 @@ func (w *walker) localImports(cmd *Command, code string, c ctx) {
 	}
 }
 
+// onPath is the file the session wrote that name resolves to through a
+// directory of PATH, before the system directories; "" when none.
+func (w *walker) onPath(name string) string {
+	pv, ok := w.st.Vars["PATH"]
+	if !ok || len(w.st.Files) == 0 {
+		return ""
+	}
+	for _, dir := range strings.Split(pv, ":") {
+		if dir == "" || Unknown(dir) || strings.HasPrefix(dir, "/usr/") || strings.HasPrefix(dir, "/bin") || strings.HasPrefix(dir, "/sbin") {
+			continue
+		}
+		p := CleanPath(dir + "/" + name)
+		if _, f := w.st.LookupFile(p); f != nil {
+			return p
+		}
+	}
+	return ""
+}
+
 // envValue is NAME's value for a command: its own assignment, else the
 // session's.
 func (w *walker) envValue(env []string, name string) string {
@@ -1787,6 +1843,9 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 		argv := make([]string, len(it.argv))
 		for i, a := range it.argv {
 			argv[i] = w.codeEnv(a)
+			if it.known && Unknown(argv[i]) {
+				return // a path from a variable the session never set
+			}
 		}
 		nr := newRaw(argv)
 		nr.text = it.text

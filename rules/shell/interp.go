@@ -21,6 +21,9 @@ type codeItem struct {
 	notes []string
 	// pos is where in the code the item's call starts, for ordering.
 	pos int
+	// known: the item counts only once the session gives its
+	// environment variables values (open(os.environ["KEY_FILE"])).
+	known bool
 }
 
 // Calls whose first argument is a shell command line.
@@ -495,7 +498,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 					rest = rest[k[1]:]
 				}
 			}
-			if p, n, ok := readPathExpr(rest, vars); ok && (looksLikePath(p) || openedName(callee, p)) {
+			if p, n, ok := readPathExpr(rest, vars); ok && (looksLikePath(p) || openedName(callee, p) || envNamed(p)) {
 				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) || namesOnlyVar(code, m[0], m[1]+n) {
 					// key_filename=expanduser("~/.ssh/id_ed25519"): a
 					// library uses the key; dotenv_values(".env").keys():
@@ -530,7 +533,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 						continue
 					}
 				}
-				add(codeItem{argv: []string{"cat", p}, via: via + " open", text: clip(code[m[0]:], 200)})
+				add(codeItem{argv: []string{"cat", p}, via: via + " open", text: clip(code[m[0]:], 200), known: envNamed(p)})
 			}
 		}
 	}
@@ -2104,4 +2107,11 @@ func langProgram(lang string) string {
 		return "osascript -"
 	}
 	return lang
+}
+
+// envNamed reports whether p is exactly an environment variable code
+// read (open(os.environ["KEY_FILE"])): its value, exported earlier in the
+// session, is the path.
+func envNamed(p string) bool {
+	return strings.HasPrefix(p, unkOpen+envMark) && strings.HasSuffix(p, unkClose) && strings.Count(p, unkOpen) == 1
 }

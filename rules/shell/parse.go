@@ -699,6 +699,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			}
 		}
 		reds = append(reds, rd)
+		if out := rd.Op == ">" || rd.Op == ">>" || rd.Op == "&>" || rd.Op == "&>>" || rd.Op == ">|"; out && !Unknown(rd.Target) {
+			// "ln -s ~/.bashrc rc" earlier, then "... >> rc": the write
+			// lands on the link's target.
+			if t := w.st.linkTarget(rd.Target); t != "" && t != CleanPath(rd.Target) {
+				reds = append(reds, Redirect{Op: rd.Op, Target: t})
+			}
+		}
 	}
 	c.crossCall = c.crossCall || cross
 	raw.text = c.text(s)

@@ -70,6 +70,8 @@ type State struct {
 	// Kernel holds, per interpreter, the imports and assignments earlier
 	// execute_code cells left in the shared kernel (AddKernelCell).
 	Kernel map[string]string
+	// DirStack is pushd's stack of directories left, for popd.
+	DirStack []string
 	// gen counts Parse calls; with origin it tells whether something
 	// was set by an earlier call, so commands relying on it are marked
 	// "cross-call".
@@ -174,6 +176,7 @@ func (s *State) Clone() *State {
 	c.Mounts = maps.Clone(s.Mounts) // values are never modified in place
 	c.Tunnels = maps.Clone(s.Tunnels)
 	c.Kernel = maps.Clone(s.Kernel)
+	c.DirStack = append([]string(nil), s.DirStack...)
 	return c
 }
 
@@ -437,6 +440,18 @@ func (s *State) setLink(dst, src string) {
 // throughLink returns the original a path below a link (or a moved
 // directory) reaches: "build/*" after "ln -s ~ build" is "~/*". The link
 // itself is not the original: "rm build" removes the link.
+// linkTarget is where a write to p lands when p, or a directory above
+// it, is a link the session made; "" otherwise.
+func (s *State) linkTarget(p string) string {
+	if len(s.Links) == 0 || Unknown(p) {
+		return ""
+	}
+	if o, ok := s.Links[CleanPath(p)]; ok {
+		return o
+	}
+	return s.throughLink(p)
+}
+
 func (s *State) throughLink(p string) string {
 	if len(s.Links) == 0 || Unknown(p) {
 		return ""
