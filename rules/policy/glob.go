@@ -164,6 +164,16 @@ func normPath(p string) string {
 		p = "~" + p[len("${HOME}"):]
 	}
 	p = path.Clean(p)
+	if strings.HasPrefix(p, "/proc/") {
+		// /proc/self/root/etc/shadow, /proc/1/root/...: a process's view
+		// of the root, the same files.
+		if parts := strings.SplitN(p, "/", 5); len(parts) >= 4 && parts[3] == "root" {
+			p = "/"
+			if len(parts) == 5 {
+				p += parts[4]
+			}
+		}
+	}
 	if m := homeRe.FindString(p); m != "" {
 		rest := strings.TrimPrefix(p[len(m):], "/")
 		if rest == "" {

@@ -207,3 +207,29 @@ func TestWinProcLine(t *testing.T) {
 		t.Errorf("cmdLocal(dir) = %q", got)
 	}
 }
+
+// Bind mounts read like links; /proc/PID/root paths are the root; fd -x
+// is find -exec; fleet shells run their command on every host.
+func TestMountsAndFleets(t *testing.T) {
+	st := NewState()
+	Parse(`sudo mount --bind / /mnt/host`, st)
+	cmds, _ := Parse(`cat /mnt/host/etc/shadow`, st)
+	if len(cmds) == 0 || !contains(cmds[0].Origins, "/etc/shadow") {
+		t.Errorf("bind mount: origins %v", cmds)
+	}
+	if got := fdAsFind([]string{"-H", "-t", "f", "^id_(rsa)$", "~", "-x", "cat"}); got != "find '~' -name 'id_*' -exec 'cat' {} +; " {
+		t.Errorf("fdAsFind = %q", got)
+	}
+	if got := fdAsFind([]string{"-e", "pyc", ".", "-x", "rm"}); !strings.Contains(got, "-name '*.pyc'") {
+		t.Errorf("fdAsFind -e = %q", got)
+	}
+	if got := fdAsFind([]string{"-e", "go", "main"}); got != "" {
+		t.Errorf("fd without -x runs nothing: %q", got)
+	}
+	if got := remoteShells("pdsh", []string{"-w", "node[01-10]", "rm -rf /home/*"}); len(got) != 1 || got[0] != "rm -rf /home/*" {
+		t.Errorf("pdsh: %q", got)
+	}
+	if ok, cmds := walked(`arch -arm64 /bin/rm -rf "$HOME"`, "rm", ""); !ok {
+		t.Errorf("arch wrapper: %v", names(cmds))
+	}
+}

@@ -564,6 +564,76 @@ var shells = map[string]bool{
 	"fish": true, "rbash": true, "yash": true, "posh": true, "csh": true, "tcsh": true, "ksh93": true,
 }
 
+// fdAsFind is fd's command line with -x/-X as the find command that
+// does the same, or "" when fd runs nothing.
+func fdAsFind(f []string) string {
+	valued := map[string]bool{"-e": true, "--extension": true, "-t": true, "--type": true, "-d": true, "--max-depth": true,
+		"-E": true, "--exclude": true, "-S": true, "--size": true, "--changed-within": true, "--changed-before": true, "-j": true, "--threads": true, "--min-depth": true}
+	var pos, exec []string
+	glob := false
+	ext := ""
+	for i := 0; i < len(f); i++ {
+		a := f[i]
+		switch {
+		case (a == "-e" || a == "--extension") && i+1 < len(f):
+			i++
+			ext = f[i]
+		case a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch":
+			exec = f[i+1:]
+			i = len(f)
+		case a == "-g" || a == "--glob":
+			glob = true
+		case valued[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if len(exec) == 0 {
+		return ""
+	}
+	name := "*"
+	if len(pos) > 0 {
+		if glob {
+			name = pos[0]
+		} else if lit := regexLiteralPrefix(pos[0]); lit != "" {
+			name = lit + "*"
+		}
+		pos = pos[1:]
+	}
+	if ext != "" && name == "*" {
+		name = "*." + strings.TrimPrefix(ext, ".")
+	}
+	if len(pos) == 0 {
+		pos = []string{"."}
+	}
+	var b strings.Builder
+	for _, p := range pos {
+		b.WriteString("find " + quote(p) + " -name " + quote(name) + " -exec")
+		for _, e := range exec {
+			b.WriteString(" " + quote(e))
+		}
+		b.WriteString(" {} +; ")
+	}
+	return b.String()
+}
+
+// regexLiteralPrefix is the literal text a regex starts with ("^id_(rsa)"
+// gives "id_").
+func regexLiteralPrefix(re string) string {
+	re = strings.TrimPrefix(re, "^")
+	var b strings.Builder
+	for i := 0; i < len(re); i++ {
+		c := re[i]
+		if strings.IndexByte(`.*+?()[]{}|^$\`, c) >= 0 {
+			break
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
 // cmdLocal names a script or program cmd.exe finds in the current
 // directory first ("cmd /c setup.bat") by its path, as POSIX needs.
 func cmdLocal(line string) string {
@@ -976,6 +1046,38 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		if line := winScheduled(name, winSplit(cmd.Text)); line != "" {
 			w.sub(line, c.with(name+" task"), nil)
 		}
+	case name == "fd" || name == "fdfind":
+		// fd PATTERN [PATH...] -x CMD: find's -exec, over what the
+		// pattern selects (a regex's literal start as a name test).
+		if line := fdAsFind(args.fields); line != "" {
+			w.sub(line, c.with(name+" -x"), nil)
+		}
+	case name == "mount" || name == "bindfs":
+		// A bind mount shows SRC at DST, as a link would: reads below DST
+		// read SRC ("mount --bind / /mnt/host", then /mnt/host/etc/shadow).
+		bind := name == "bindfs"
+		var ops []string
+		for i := 0; i < len(args.fields); i++ {
+			a := args.fields[i]
+			switch {
+			case a == "--bind" || a == "--rbind" || a == "-B" || a == "-R":
+				bind = true
+			case a == "-o" && i+1 < len(args.fields):
+				i++
+				if o := args.fields[i]; strings.Contains(o, "bind") && name == "mount" {
+					bind = true
+				}
+			case a == "-t" && i+1 < len(args.fields):
+				i++
+			case strings.HasPrefix(a, "-"):
+			default:
+				ops = append(ops, a)
+			}
+		}
+		if bind && len(ops) == 2 && !Unknown(ops[0]) && !Unknown(ops[1]) {
+			w.st.setLink(ops[1], ops[0])
+			w.st.setOrigin(ops[1], ops[0])
+		}
 	case name == "mongosh" || name == "mongo":
 		// "mongosh URI script.js": the script the session wrote runs
 		// against that server, as --eval would run it.
@@ -1082,7 +1184,8 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			cc.host = host
 			w.sub(rest, cc, nil)
 		}
-	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant" || name == "fly" || name == "flyctl" || name == "heroku":
+	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant" || name == "fly" || name == "flyctl" || name == "heroku" ||
+		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush":
 		for _, rc := range remoteShells(name, args.fields) {
 			cc := c.with(name + " remote command")
 			cc.host = remoteHost(name, args.fields)
@@ -1717,6 +1820,10 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 		argFlags["-d"], argFlags["-c"] = true, true
 	case "lua", "applescript", "r", "java", "julia":
 		codeFlags["-e"] = true
+		if lang == "applescript" {
+			// osascript -l JavaScript -s o -e CODE
+			argFlags["-l"], argFlags["-s"] = true, true
+		}
 	}
 	via := cmd.Name + " " + firstKey(codeFlags)
 	hadCode := false

@@ -21,6 +21,20 @@ func remoteShells(name string, f []string) []string {
 		if len(f) >= 1 && f[0] == "ssh" {
 			return optValues(f, "-c", "--command")
 		}
+	case "parallel-ssh", "pssh", "pdsh", "clush":
+		// Fleet shells: the first word after the options is the command
+		// every host runs.
+		valued := map[string]bool{"-h": true, "-H": true, "-l": true, "-p": true, "-t": true, "-o": true, "-e": true, "-x": true, "-X": true,
+			"-O": true, "-w": true, "-R": true, "-f": true, "-g": true, "-u": true, "--hosts": true, "--host": true, "--user": true, "--par": true, "--timeout": true}
+		for i := 0; i < len(f); i++ {
+			switch {
+			case valued[f[i]]:
+				i++
+			case strings.HasPrefix(f[i], "-"):
+			default:
+				return []string{strings.Join(f[i:], " ")}
+			}
+		}
 	case "fly", "flyctl":
 		if len(f) >= 2 && f[0] == "ssh" && f[1] == "console" {
 			return optValues(f, "-C", "--command")

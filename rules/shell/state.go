@@ -465,7 +465,7 @@ func (s *State) throughLink(p string) string {
 	}
 	for k := path.Dir(c); k != "." && k != "/" && k != ""; k = path.Dir(k) {
 		if o, ok := s.Links[k]; ok {
-			return o + strings.TrimPrefix(c, k)
+			return CleanPath(o + strings.TrimPrefix(c, k))
 		}
 		if !strings.Contains(k, "/") {
 			break
@@ -489,7 +489,7 @@ func (s *State) originOf(p string) (string, bool) {
 	c := CleanPath(p)
 	for k := c; k != "." && k != "/" && k != ""; k = path.Dir(k) {
 		if o, ok := s.Origins[k]; ok {
-			return o + strings.TrimPrefix(c, k), s.earlier("orig:" + k)
+			return CleanPath(o + strings.TrimPrefix(c, k)), s.earlier("orig:" + k)
 		}
 		if !strings.Contains(k, "/") {
 			break
