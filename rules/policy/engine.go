@@ -372,7 +372,7 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 		// Cells of one session share a kernel: names an earlier cell
 		// assigned are known here (p = '~/.ssh/' + 'id_rsa', then
 		// open(p).read() in the next cell).
-		cmds = shell.ParseArgv([]string{prog, flag, st.KernelPrelude(prog) + code}, st)
+		cmds = shell.ParseArgv([]string{prog, flag, st.KernelPrelude(prog, code) + code}, st)
 		st.AddKernelCell(prog, code)
 		for i := range cmds {
 			cmds[i].Via = append([]string{"execute_code"}, cmds[i].Via...)

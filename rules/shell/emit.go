@@ -812,6 +812,10 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		for _, r := range makeRecipes(in.content, taskTargets(args.fields, "-f", "--file", "-C")) {
 			w.sub(r, c.with("make -f -"), nil)
 		}
+	case (name == "make" || name == "gmake") && w.remoteMakefile(cmd, args, in):
+		// A Makefile fetched from the network (piped in, a process
+		// substitution, or downloaded earlier) runs its recipes: the
+		// network's code runs, as in curl | sh.
 	case name == "npm" && len(args.fields) >= 2 && args.fields[0] == "pkg" && args.fields[1] == "set":
 		w.runTask(cmd, c)
 	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just" || name == "pip" || name == "pip3" || name == "uv" || name == "pipx" ||
@@ -1683,6 +1687,9 @@ var pyImportRe = refilter.MustCompile(`(?m)(?:^|[;\n])\s*(?:from\s+([A-Za-z_][\w
 // ping; ping()"): importing runs the module, and its functions are what
 // the code calls.
 func (w *walker) localImports(cmd *Command, code string, c ctx) {
+	if !w.st.wrotePython {
+		return // no module of the session's own to import
+	}
 	for _, m := range pyImportRe.FindAllStringSubmatch(code, 8) {
 		mod := m[1] + m[2]
 		rel := strings.ReplaceAll(mod, ".", "/")
@@ -1798,6 +1805,11 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 				return
 			}
 		}
+		return
+	}
+	if checkOnly(lang, f) {
+		// php -l, ruby -c, perl -c, node --check: the file is parsed, not
+		// run.
 		return
 	}
 	codeFlags := map[string]bool{}
@@ -1992,6 +2004,45 @@ var elispRe = refilter.MustCompile(`\((shell-command|call-process-shell-command|
 
 // cmdSlashC finds cmd.exe's /c (/k, /r) switch in a command's text.
 var cmdSlashC = refilter.MustCompile(`(?i)\bcmd(?:\.exe)?\s+(?:/[a-bd-jl-qs-z]\S*\s+)*/[ckr]\s+`)
+
+// checkOnly reports whether an interpreter's flags only check syntax.
+func checkOnly(lang string, f []string) bool {
+	for _, a := range f {
+		switch {
+		case lang == "php" && a == "-l", lang == "ruby" && (a == "-c" || a == "-wc" || a == "-cw"),
+			lang == "perl" && (a == "-c" || a == "-wc" || a == "-cw"), lang == "node" && (a == "--check" || a == "-c"):
+			return true
+		case !strings.HasPrefix(a, "-"):
+			return false // options after the file belong to the program
+		}
+	}
+	return false
+}
+
+// remoteMakefile reports whether make's Makefile is fetched code, and
+// records where it came from.
+func (w *walker) remoteMakefile(cmd *Command, args rawCmd, in stdinInfo) bool {
+	f := args.fields
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] != "-f" && f[i] != "--file" && f[i] != "--makefile" {
+			continue
+		}
+		switch {
+		case f[i+1] == "-" && !in.known && fromNetwork(in.sources):
+			cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
+			return true
+		case fromNetwork(args.srcs[i+1]):
+			cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
+			return true
+		default:
+			if _, file := w.st.LookupFile(f[i+1]); file != nil && file.Downloaded && !file.Verified {
+				cmd.CodeFrom = append(cmd.CodeFrom, Source{Kind: "download", Name: firstWord(file.From), Text: file.From})
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // makefileFromStdin reports whether make reads its Makefile from stdin.
 func makefileFromStdin(args []string) bool {

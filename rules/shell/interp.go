@@ -3,6 +3,7 @@ package shell
 import (
 	"encoding/hex"
 	"maps"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -50,6 +51,7 @@ var (
 	forkRe          = refilter.MustCompile(`(?s)(?:\bfork\(\s*\)\s*for\s+\w+\s+in\s+(?:iter\(|itertools\.(?:count|repeat|cycle)\()|while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\b(?:pcntl_)?fork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
 	listStartRe     = refilter.MustCompile(`^\[\s*`)
 	fmtFieldRe      = refilter.MustCompile(`\{[^{}]*\}`)
+	importURLRe     = refilter.MustCompile(`\bimport\s*\(\s*['"](https?://[^'"\s]+)['"]\s*\)|^\s*import\s+(?:[\w*{}\s,]+\s+from\s+)?['"](https?://[^'"\s]+)['"]`)
 	netExecRe       = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
 	envKeysLoopRe   = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b\s*(?:$|[^.])`)
 	envValueRe      = refilter.MustCompile(`os\.environ\s*\[|environ\.get\(|getenv\(|os\.environ\.(?:items|values)\(`)
@@ -136,6 +138,14 @@ func psDownloadRun(code string) string {
 	for _, pre := range []string{"& ", "&", ". ", "start-process ", "-file ", "saps ", "iex (gc ", "invoke-item "} {
 		if strings.Contains(lr, pre+lp) || strings.Contains(lr, pre+"'"+lp) || strings.Contains(lr, pre+`"`+lp) {
 			return u
+		}
+	}
+	// ".\setup.ps1" (or "./setup.ps1") as a statement: the saved file run.
+	if b := path.Base(strings.ReplaceAll(lp, `\`, "/")); b != "" {
+		for _, pre := range []string{`.\`, "./"} {
+			if i := strings.Index(lr, pre+b); i >= 0 && (i == 0 || strings.ContainsRune(" ;&|(\n", rune(lr[i-1]))) {
+				return u
+			}
 		}
 	}
 	// A script host or loader given the file: "cscript //nologo F",
@@ -873,6 +883,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	// Code fetched and run in-process: exec(urlopen(URL).read()),
 	// eval(requests.get(URL).text) — the interpreter's own pipe-to-shell.
+	for _, m := range importURLRe.FindAllStringSubmatch(code, 4) {
+		// import('https://...') in Deno, Bun or Node: the module fetched
+		// and run.
+		add(codeItem{shell: "curl -s " + quote(m[1]+m[2]) + " | " + lang, via: via + " import(network)"})
+	}
 	for _, m := range netExecRe.FindAllStringSubmatch(code, -1) {
 		add(codeItem{shell: "curl -s " + quote(m[1]) + " | " + lang, via: via + " exec(network)"})
 	}

@@ -100,31 +100,10 @@ func readCharCodes(s string) (string, int, bool) {
 		}
 		return b.String(), m[1], b.Len() > 0
 	}
-	if m := chrListRe.FindStringSubmatchIndex(head(s, 4096)); m != nil {
-		var b strings.Builder
-		for _, f := range strings.Split(s[m[2]:m[3]], ",") {
-			n, err := strconv.ParseInt(strings.TrimSpace(f), 0, 32)
-			if err != nil || n <= 0 || n > 0x10ffff {
-				return "", 0, false
-			}
-			b.WriteRune(rune(n))
+	if chrListHead(s) {
+		if dec, n, ok := readCharList(s); ok {
+			return dec, n, true
 		}
-		// Close what the head opened: "string.char(" one, "rawToChar(
-		// as.raw(c(" three; Perl's "map { chr } (" one and "join(" one
-		// more.
-		open := strings.Count(s[:m[2]], "(")
-		n := m[1]
-		for ; open > 0; open-- {
-			t := strings.TrimLeft(s[n:], " \t")
-			if !strings.HasPrefix(t, ")") {
-				break
-			}
-			n = len(s) - len(t) + 1
-		}
-		if open > 0 && !strings.HasPrefix(s, "join") && !strings.HasPrefix(s, "pack") {
-			return "", 0, false
-		}
-		return b.String(), n, b.Len() > 0
 	}
 	if m := chrRe.FindStringSubmatchIndex(head(s, 24)); m != nil {
 		n, err := strconv.ParseInt(s[m[2]:m[3]], 0, 32)
@@ -139,6 +118,49 @@ func readCharCodes(s string) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// chrListHead is the cheap test before chrListRe: the call names it
+// starts with.
+func chrListHead(s string) bool {
+	for _, p := range []string{"join", "pack", "string.char(", "intToUtf8(", "rawToChar("} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// readCharList reads Perl's, Lua's and R's character-code spellings.
+func readCharList(s string) (string, int, bool) {
+	m := chrListRe.FindStringSubmatchIndex(head(s, 4096))
+	if m == nil {
+		return "", 0, false
+	}
+	var b strings.Builder
+	for _, f := range strings.Split(s[m[2]:m[3]], ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 0, 32)
+		if err != nil || n <= 0 || n > 0x10ffff {
+			return "", 0, false
+		}
+		b.WriteRune(rune(n))
+	}
+	// Close what the head opened: "string.char(" one, "rawToChar(
+	// as.raw(c(" three; Perl's "map { chr } (" one and "join(" one
+	// more.
+	open := strings.Count(s[:m[2]], "(")
+	n := m[1]
+	for ; open > 0; open-- {
+		t := strings.TrimLeft(s[n:], " \t")
+		if !strings.HasPrefix(t, ")") {
+			break
+		}
+		n = len(s) - len(t) + 1
+	}
+	if open > 0 && !strings.HasPrefix(s, "join") && !strings.HasPrefix(s, "pack") {
+		return "", 0, false
+	}
+	return b.String(), n, b.Len() > 0
 }
 
 func isIdentByte(c byte) bool {

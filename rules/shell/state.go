@@ -72,6 +72,9 @@ type State struct {
 	Kernel map[string]string
 	// DirStack is pushd's stack of directories left, for popd.
 	DirStack []string
+	// wrotePython: the session wrote a .py file (a module code may
+	// import).
+	wrotePython bool
 	// gen counts Parse calls; with origin it tells whether something
 	// was set by an earlier call, so commands relying on it are marked
 	// "cross-call".
@@ -177,6 +180,7 @@ func (s *State) Clone() *State {
 	c.Tunnels = maps.Clone(s.Tunnels)
 	c.Kernel = maps.Clone(s.Kernel)
 	c.DirStack = append([]string(nil), s.DirStack...)
+	c.wrotePython = s.wrotePython
 	return c
 }
 
@@ -184,19 +188,67 @@ func (s *State) Clone() *State {
 // is not carried into later cells, where it would count again.
 var kernelEffectRe = refilter.MustCompile(`\b(?:open|system|popen|run|call|check_output|check_call|Popen|post|put|urlopen|urlretrieve|remove|unlink|rmtree|rmdir|exec|eval|execfile|write|write_text|send|sendall|connect|spawn|fork|kill|truncate|chmod|delete|print)\s*\(`)
 
+var kernelValueRe = refilter.MustCompile(`=.*(?:[~/]|environ|process\.env|ENV\[|getenv|https?:)`)
+
 var kernelLineRe = refilter.MustCompile(`^(?:import\s|from\s+\S+\s+import\s|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*=[^=])`)
 
 // KernelPrelude is what earlier code cells of one interpreter left
-// defined in its kernel (imports and plain assignments), to read a later
-// cell in: a notebook's cells share one process.
-func (s *State) KernelPrelude(lang string) string { return s.Kernel[lang] }
+// defined in its kernel that code uses: the assignments of names it
+// mentions (and the imports), to read the cell in, as a notebook's cells
+// share one process. "" when the cell uses none, so that repeated cells
+// keep hitting the extraction memo.
+func (s *State) KernelPrelude(lang, code string) string {
+	k := s.Kernel[lang]
+	if k == "" {
+		return ""
+	}
+	var b strings.Builder
+	used := false
+	for _, l := range strings.Split(k, "\n") {
+		if l == "" {
+			continue
+		}
+		if m := kernelNameRe.FindStringSubmatch(l); m != nil {
+			if !mentions(code, m[1]) {
+				continue
+			}
+			used = true
+		}
+		b.WriteString(l + "\n")
+	}
+	if !used {
+		return ""
+	}
+	return b.String()
+}
+
+var kernelNameRe = refilter.MustCompile(`^([A-Za-z_]\w*)\s*(?:,|=[^=])`)
+
+// mentions reports whether code uses name as a word.
+func mentions(code, name string) bool {
+	for i := strings.Index(code, name); i >= 0; {
+		end := i + len(name)
+		if (i == 0 || !isIdentByte(code[i-1])) && (end == len(code) || !isIdentByte(code[end])) {
+			return true
+		}
+		j := strings.Index(code[i+1:], name)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
 
 // AddKernelCell keeps a cell's top-level imports and assignments without
 // effects of their own for the cells after it (at most 8 KB, the latest).
 func (s *State) AddKernelCell(lang, code string) {
 	var b strings.Builder
 	for _, l := range strings.Split(code, "\n") {
-		if kernelLineRe.MatchString(l) && !kernelEffectRe.MatchString(l) {
+		// Only names whose value could matter later: a path, a URL or
+		// the environment ("df = pd.read_csv('data.csv')" is not
+		// carried, so ordinary cells keep hitting the extraction memo).
+		if kernelLineRe.MatchString(l) && !kernelEffectRe.MatchString(l) && (strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "from ") || kernelValueRe.MatchString(l)) {
 			b.WriteString(l + "\n")
 		}
 	}
@@ -261,6 +313,9 @@ func (s *State) WriteFile(p, content string, appendTo bool, from string) {
 	}
 	s.Files[key] = &File{Content: content, From: from}
 	s.origin["file:"+key] = s.gen
+	if strings.HasSuffix(key, ".py") {
+		s.wrotePython = true
+	}
 	if b := path.Base(key); strings.HasPrefix(b, ".env") {
 		s.noteEnvFile(b, content)
 	} else if u := dbConfigURL(b, content); u != "" {
