@@ -246,7 +246,8 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 		for _, ref := range ix.byProg[v.c.Name] {
 			try(ref, v, true)
 		}
-		if low := strings.ToLower(v.c.Name); strings.HasSuffix(low, ".exe") {
+		if n := v.c.Name; len(n) > 4 && strings.EqualFold(n[len(n)-4:], ".exe") {
+			low := strings.ToLower(n)
 			// Windows names programs case-insensitively, with or without
 			// ".exe" (Sysmon64.exe is sysmon64).
 			for _, k := range []string{low, strings.TrimSuffix(low, ".exe")} {

@@ -26,6 +26,9 @@ type cmdView struct {
 	str   string
 	// next is the pipeline stage reading this command's output, if any.
 	next *cmdView
+	// listingText caches cloudListing (listingDone: computed).
+	listingText string
+	listingDone bool
 }
 
 func newView(c *shell.Command) *cmdView {
@@ -369,7 +372,7 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if len(m.PatternAny) > 0 && !patternSelects(v, m.PatternAny) {
 		return res, false
 	}
-	if m.argsNotRe != nil && (m.argsNotRe.MatchString(v.str) || len(c.Copies) > 0 && m.argsNotRe.MatchString(v.originalStr()) || m.argsNotRe.MatchString(cloudListing(c.ArgsFrom, c.ValueFrom))) {
+	if m.argsNotRe != nil && (m.argsNotRe.MatchString(v.str) || len(c.Copies) > 0 && m.argsNotRe.MatchString(v.originalStr()) || v.listing() != "" && m.argsNotRe.MatchString(v.listing())) {
 		return res, false
 	}
 	if m.envRe != nil && !anyMatch(m.envRe, c.Env) {
@@ -861,6 +864,14 @@ func (m *Matcher) readHit(v *cmdView) bool {
 		}
 	}
 	return false
+}
+
+// listing is cloudListing for the view's command, computed once.
+func (v *cmdView) listing() string {
+	if !v.listingDone {
+		v.listingText, v.listingDone = cloudListing(v.c.ArgsFrom, v.c.ValueFrom), true
+	}
+	return v.listingText
 }
 
 // cloudListing is the text of the cloud and cluster listings whose

@@ -167,11 +167,13 @@ func (w *walker) script(src string, c ctx) error {
 			src = clean
 		}
 	}
-	if m := cmdForRe.FindStringSubmatch(src); m != nil {
-		w.cmdFor(m, c)
-		return nil
+	if t := strings.TrimLeft(src, " \t"); len(t) > 4 && strings.EqualFold(t[:4], "for ") && strings.Contains(t, "%") {
+		if m := cmdForRe.FindStringSubmatch(src); m != nil {
+			w.cmdFor(m, c)
+			return nil
+		}
 	}
-	if psHashtableRe.MatchString(src) {
+	if strings.Contains(src, "@{") && psHashtableRe.MatchString(src) {
 		// "$p = @{ Path = $HOME; Recurse = $true }; Remove-Item @p": a
 		// hashtable literal is PowerShell; a POSIX reading splits it at
 		// its semicolons.

@@ -243,6 +243,9 @@ func mentions(code, name string) bool {
 // AddKernelCell keeps a cell's top-level imports and assignments without
 // effects of their own for the cells after it (at most 8 KB, the latest).
 func (s *State) AddKernelCell(lang, code string) {
+	if !strings.ContainsAny(code, "~/") && !strings.Contains(code, "env") && !strings.Contains(code, "ENV") {
+		return // no line could hold a path, a URL or the environment
+	}
 	var b strings.Builder
 	for _, l := range strings.Split(code, "\n") {
 		// Only names whose value could matter later: a path, a URL or
