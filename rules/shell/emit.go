@@ -687,6 +687,24 @@ func Interpreter(name string) string {
 func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	name := cmd.Name
 	w.compiled(cmd, args.fields, c)
+	if n := len(cmd.Wrappers); n > 0 && (cmd.Wrappers[n-1] == "pdm" || cmd.Wrappers[n-1] == "hatch") {
+		// "pdm run NAME", "hatch run NAME": a script pyproject.toml
+		// defines under that name runs, not a program.
+		runner := cmd.Wrappers[n-1]
+		w.runTaskFile([]string{"pyproject.toml"}, runner+" run "+name, c, func(content string) []string {
+			return namedScripts(runner, content, []string{name})
+		})
+	}
+	if name == "deno" && len(args.fields) >= 2 && args.fields[0] == "task" {
+		w.runTask(cmd, c)
+		return
+	}
+	if name == "bun" && len(args.fields) >= 2 && args.fields[0] == "run" && !strings.Contains(args.fields[1], ".") {
+		// "bun run NAME" runs package.json's script NAME (a file name has
+		// an extension: bun run index.ts).
+		w.runTask(cmd, c)
+		return
+	}
 	if strings.EqualFold(strings.TrimSuffix(strings.ToLower(name), ".exe"), "diskpart") {
 		// diskpart /s SCRIPT: a script the session wrote that cleans or
 		// formats a disk wipes it.
@@ -819,7 +837,8 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	case name == "npm" && len(args.fields) >= 2 && args.fields[0] == "pkg" && args.fields[1] == "set":
 		w.runTask(cmd, c)
 	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just" || name == "pip" || name == "pip3" || name == "uv" || name == "pipx" ||
-		name == "invoke" || name == "inv" || name == "fab" || name == "task" || name == "go-task" || name == "direnv" || name == "systemctl" || buildTriggers[name] != nil:
+		name == "invoke" || name == "inv" || name == "fab" || name == "task" || name == "go-task" || name == "direnv" || name == "systemctl" || buildTriggers[name] != nil ||
+		name == "mise" || name == "rtx" || name == "composer" || name == "poe":
 		if len(w.st.Files) > 0 {
 			w.runTask(cmd, c)
 		}

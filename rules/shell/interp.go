@@ -86,7 +86,7 @@ var (
 	// Environment variables read by code: os.environ["X"],
 	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
 	// $ENV{X}, getenv("X"), System.getenv("X").
-	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}`)
+	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}|(?:\bstd::)?\benv::var(?:_os)?\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?`)
 	// Code that evaluates its own standard input:
 	// exec(sys.stdin.read()), eval(fs.readFileSync(0)), eval(STDIN.read).
 	stdinEvalRe = refilter.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
@@ -851,7 +851,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				continue
 			}
 			e := envRefRe.FindStringSubmatch(arg[ix[0]:ix[1]])
-			name := e[1] + e[2] + e[3] + e[4]
+			name := e[1] + e[2] + e[3] + e[4] + e[5]
 			add(codeItem{argv: []string{"curl", "-d", unkOpen + name + unkClose, u[1]}, via: via + " network(env)", text: clip(code[m[0]:], 200)})
 		}
 	}
@@ -939,7 +939,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			}
 			e := stmt[ix[0]:ix[1]]
 			sm := envRefRe.FindStringSubmatch(e)
-			add(codeItem{argv: []string{"printenv", sm[1] + sm[2] + sm[3] + sm[4]}, via: via + " env", text: clip(code[m[0]:], 200)})
+			add(codeItem{argv: []string{"printenv", sm[1] + sm[2] + sm[3] + sm[4] + sm[5]}, via: via + " env", text: clip(code[m[0]:], 200)})
 		}
 	}
 	// The whole environment printed: print(os.environ), console.log(

@@ -570,7 +570,7 @@ func boolInt(b bool) int {
 // readEnvRef reads os.environ["X"], os.getenv("X"), process.env.X and
 // the like at the start of s (HOME is read as "~" elsewhere).
 func readEnvRef(s string) (string, int, bool) {
-	if !strings.HasPrefix(s, "os.") && !strings.HasPrefix(s, "process.env") && !strings.HasPrefix(s, "ENV") && !strings.HasPrefix(s, "$ENV") && !strings.HasPrefix(s, "getenv") {
+	if !strings.HasPrefix(s, "os.") && !strings.HasPrefix(s, "process.env") && !strings.HasPrefix(s, "ENV") && !strings.HasPrefix(s, "$ENV") && !strings.HasPrefix(s, "getenv") && !strings.HasPrefix(s, "env::") && !strings.HasPrefix(s, "std::env::") {
 		return "", 0, false
 	}
 	m := envRefRe.FindStringSubmatchIndex(head(s, 256))
@@ -578,7 +578,7 @@ func readEnvRef(s string) (string, int, bool) {
 		return "", 0, false
 	}
 	name := ""
-	for g := 1; g <= 4; g++ {
+	for g := 1; g <= 5; g++ {
 		if m[2*g] >= 0 {
 			name = s[m[2*g]:m[2*g+1]]
 		}

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"gopkg.in/yaml.v3"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -27,8 +29,14 @@ func makeRecipes(content string, targets []string) []string {
 	first := ""
 	sawTarget := false
 	byTarget := map[string][]string{}
+	prefix := "\t"
+	if m := recipePrefixRe.FindStringSubmatch(content); m != nil {
+		// .RECIPEPREFIX = > : recipe lines start with ">" instead of a tab.
+		prefix = m[1]
+	}
 	for _, line := range strings.Split(content, "\n") {
-		if strings.HasPrefix(line, "\t") {
+		if strings.HasPrefix(line, prefix) {
+			line = "\t" + strings.TrimPrefix(line, prefix)
 			for _, t := range cur {
 				byTarget[t] = append(byTarget[t], strings.TrimSpace(line))
 			}
@@ -82,6 +90,32 @@ func makeRecipes(content string, targets []string) []string {
 	return cleanRecipes(out)
 }
 
+var recipePrefixRe = refilter.MustCompile(`(?m)^\.RECIPEPREFIX[ \t]*:?=[ \t]*(\S)`)
+
+// makeEnvDefs are the environment's values of the variables a Makefile
+// uses and does not set itself (or sets only with ?=), as definitions
+// that take precedence: make reads the environment as variables.
+func makeEnvDefs(content string, env map[string]string) string {
+	var b strings.Builder
+	for name, v := range env {
+		if !strings.Contains(content, "$("+name+")") && !strings.Contains(content, "${"+name+"}") {
+			continue
+		}
+		set := false
+		for _, m := range makeVarDefRe.FindAllStringSubmatch(content, 64) {
+			if m[1] == name && m[2] != "?=" {
+				set = true
+			}
+		}
+		if !set {
+			b.WriteString(name + " = " + v + "\n")
+		}
+	}
+	return b.String()
+}
+
+var makeVarDefRe = refilter.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(::?=|\?=|\+=|=)`)
+
 // makeVarRe is a Makefile variable definition: NAME = value, :=, ?=, ::=.
 // The value ends at the line's end ("PREFIX ?=" defines it empty).
 var makeVarRe = refilter.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::{1,2}|\?)?=[ \t]*([^\n#]*)`)
@@ -123,8 +157,19 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 				overrides.WriteString(k + " = " + v + "\n")
 			}
 		}
+		env := map[string]string{}
+		for k, v := range w.st.Vars {
+			if validName(k) && !Unknown(v) {
+				env[k] = v
+			}
+		}
+		for _, e := range cmd.Env {
+			if k, v, ok := strings.Cut(e, "="); ok && validName(k) {
+				env[k] = v
+			}
+		}
 		w.runTaskFile(names, "make "+strings.Join(targets, " "), c, func(content string) []string {
-			return makeRecipes(overrides.String()+content, targets)
+			return makeRecipes(overrides.String()+makeEnvDefs(content, env)+content, targets)
 		})
 	case "pip", "pip3", "uv", "pipx":
 		// "pip install ." builds the project: setup.py runs.
@@ -194,6 +239,14 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 				}, "python")
 			}
 		}
+	case "deno", "mise", "rtx", "composer", "poe":
+		file, names := scriptRunner(cmd.Name, args)
+		if file == nil {
+			return
+		}
+		w.runTaskFile(file, cmd.Name+" "+strings.Join(names, " "), c, func(content string) []string {
+			return namedScripts(cmd.Name, content, names)
+		})
 	case "direnv":
 		// "direnv allow", "direnv exec DIR CMD", "direnv reload": the
 		// .envrc is sourced by a shell.
@@ -230,7 +283,15 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 		}
 	case "just":
 		recipes := taskTargets(args, "-f", "--justfile", "-d", "--working-directory")
-		w.runTaskFile([]string{"justfile", "Justfile", ".justfile"}, "just "+strings.Join(recipes, " "), c, func(content string) []string {
+		files := []string{"justfile", "Justfile", ".justfile"}
+		for i, a := range args {
+			if (a == "-f" || a == "--justfile") && i+1 < len(args) {
+				files = []string{args[i+1]}
+			} else if v, ok := strings.CutPrefix(a, "--justfile="); ok {
+				files = []string{v}
+			}
+		}
+		w.runTaskFile(files, "just "+strings.Join(recipes, " "), c, func(content string) []string {
 			return justRecipes(content, recipes)
 		})
 	case "npm", "pnpm", "yarn", "bun":
@@ -284,14 +345,89 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			return
 		}
 		pkgScripts := packageScripts(f.Content)
+		extra := ""
+		if i := slices.Index(args, "--"); i >= 0 && !install {
+			// "npm run clean -- ~": the words after -- go to the script.
+			for _, a := range args[i+1:] {
+				extra += " " + quote(a)
+			}
+		}
 		for _, name := range scripts {
 			if s, ok := pkgScripts[name]; ok {
 				cc := c.with(cmd.Name + " run " + name)
 				cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+				if name == script {
+					s += extra
+				}
 				w.sub(s, cc, nil)
 			}
 		}
 	}
+}
+
+// scriptRunner is the project file and the script names a runner of
+// named scripts takes from its command line: deno task NAME (deno.json),
+// mise run NAME (.mise.toml), composer run-script NAME or install
+// (composer.json) and poe NAME (pyproject.toml); pdm and hatch run
+// scripts through their wrappers.
+func scriptRunner(name string, args []string) ([]string, []string) {
+	ops := taskTargets(args, "-c", "--config", "-e", "--env", "-p", "--project")
+	switch name {
+	case "deno":
+		if len(ops) >= 2 && ops[0] == "task" {
+			return []string{"deno.json", "deno.jsonc"}, ops[1:2]
+		}
+	case "mise", "rtx":
+		if len(ops) >= 2 && (ops[0] == "run" || ops[0] == "r") {
+			return []string{".mise.toml", "mise.toml", ".config/mise.toml"}, ops[1:2]
+		}
+	case "composer":
+		if len(ops) >= 2 && (ops[0] == "run-script" || ops[0] == "run") {
+			return []string{"composer.json"}, ops[1:2]
+		}
+		if len(ops) >= 1 && (ops[0] == "install" || ops[0] == "update") && len(ops) == 1 {
+			return []string{"composer.json"}, []string{"pre-" + ops[0] + "-cmd", "post-" + ops[0] + "-cmd", "post-autoload-dump"}
+		}
+	case "poe":
+		if len(ops) >= 1 {
+			return []string{"pyproject.toml", "poe_tasks.toml"}, ops[:1]
+		}
+	}
+	return nil, nil
+}
+
+// namedScripts returns the command lines of the named scripts in a
+// runner's project file: JSON "tasks"/"scripts" objects (deno.json,
+// composer.json, whose values may be arrays) or TOML tables ([tasks.N]
+// run = "...", [tool.poe.tasks] N = "..." or { shell/cmd = "..." }).
+func namedScripts(runner, content string, names []string) []string {
+	var out []string
+	for _, n := range names {
+		q := regexp.QuoteMeta(n)
+		var res []*regexp.Regexp
+		switch runner {
+		case "deno", "composer":
+			res = append(res, regexp.MustCompile(`"`+q+`"\s*:\s*("(?:[^"\\]|\\.)*")`),
+				regexp.MustCompile(`"`+q+`"\s*:\s*\[\s*((?:"(?:[^"\\]|\\.)*"\s*,?\s*)+)\]`))
+		case "mise", "rtx":
+			res = append(res, regexp.MustCompile(`(?s)\[tasks\.`+q+`\][^\[]*?\brun\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')`),
+				regexp.MustCompile(`(?m)^`+q+`\s*=\s*("(?:[^"\\]|\\.)*")`))
+		default:
+			res = append(res, regexp.MustCompile(`(?m)^`+q+`\s*=\s*(?:\{[^}\n]*?\b(?:shell|cmd)\s*=\s*)?("(?:[^"\\]|\\.)*"|'[^']*')`))
+		}
+		for _, re := range res {
+			for _, m := range re.FindAllStringSubmatch(content, 4) {
+				for _, lit := range regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'[^']*'`).FindAllString(m[1], 8) {
+					if lit[0] == '\'' {
+						out = append(out, lit[1:len(lit)-1])
+					} else if v, err := strconv.Unquote(lit); err == nil {
+						out = append(out, v)
+					}
+				}
+			}
+		}
+	}
+	return nil2empty(out)
 }
 
 // taskTargets are the targets named on a task runner's command line: its
