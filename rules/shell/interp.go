@@ -1410,6 +1410,10 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			if strings.Contains(prefix, "f") || strings.Contains(rest[:1], "`") {
 				body = fmtFields(body, rest[:1] == "`", vars)
 			}
+			if rest[:1] == `"` && strings.Contains(body, "$ENV{HOME}") {
+				// Perl interpolates $ENV{HOME} in double quotes.
+				body = strings.ReplaceAll(body, "$ENV{HOME}", "~")
+			}
 			if rest[:1] != "'" && strings.Contains(body, "#{") {
 				// Ruby: "rm -rf #{Dir.home}/src".
 				body = rubyInterp(body, vars)

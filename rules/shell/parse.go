@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -756,6 +757,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	if len(raw.valueFrom) > 0 && len(w.out) > start {
 		w.resendValues(w.out[start:], c)
 	}
+	if len(raw.fields) > 1 {
+		if kf := keyFileOut(path.Base(raw.fields[0]), raw.fields[1:]); kf != "" && !Unknown(kf) {
+			// A new key file holds a secret: reading or uploading it
+			// later reads a credential.
+			w.st.setOrigin(kf, "service-account-key.json")
+		}
+	}
 	for _, of := range outFiles {
 		if Unknown(of.Target) || strings.HasPrefix(of.Target, "/dev/") && !strings.HasPrefix(of.Target, "/dev/shm/") {
 			continue
@@ -798,6 +806,20 @@ func netStdin(dev string) stdinInfo {
 
 // readsDownload reports whether one of a command's operands is a file
 // the session downloaded.
+// keyFileOut is the file a command creates holding a new credential
+// ("gcloud iam service-accounts keys create FILE", "aws iam
+// create-access-key > f" is a redirect), or "".
+func keyFileOut(name string, args []string) string {
+	if name == "gcloud" {
+		for i := 0; i+3 < len(args); i++ {
+			if args[i] == "service-accounts" && args[i+1] == "keys" && args[i+2] == "create" && !strings.HasPrefix(args[i+3], "-") {
+				return args[i+3]
+			}
+		}
+	}
+	return ""
+}
+
 func (w *walker) readsDownload(args []string) bool {
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") || Unknown(a) {
