@@ -1018,11 +1018,22 @@ func awkConcat(code string) string {
 	// One statement per line, so assignments inside "BEGIN { c = ...; }"
 	// are read like a script's: a newline after each "{" and ";" outside
 	// string literals.
+	return awkRewrite(code, func(i int) (string, int) {
+		if c := code[i]; c == '{' || c == ';' {
+			return string(c) + "\n", i + 1
+		}
+		return "", i
+	})
+}
+
+// awkRewrite copies awk code, letting f replace text that starts outside
+// string literals: f returns the replacement and the index after what it
+// replaces, or ("", i) to copy the byte as it is.
+func awkRewrite(code string, f func(i int) (string, int)) string {
 	var b strings.Builder
 	inStr, esc := false, false
 	for i := 0; i < len(code); i++ {
 		ch := code[i]
-		b.WriteByte(ch)
 		switch {
 		case esc:
 			esc = false
@@ -1030,9 +1041,14 @@ func awkConcat(code string) string {
 			esc = true
 		case ch == '"':
 			inStr = !inStr
-		case !inStr && (ch == '{' || ch == ';'):
-			b.WriteByte('\n')
+		case !inStr:
+			if repl, next := f(i); next > i {
+				b.WriteString(repl)
+				i = next - 1
+				continue
+			}
 		}
+		b.WriteByte(ch)
 	}
 	return b.String()
 }
@@ -1055,33 +1071,7 @@ func rubyReverse(s string) int {
 
 // stmtEnd is where the statement at the start of s ends: the first ";"
 // or newline outside quotes and brackets (at most 400 bytes).
-func stmtEnd(s string) int {
-	var quote byte
-	depth := 0
-	for i := 0; i < len(s) && i < 400; i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-			if depth < 0 {
-				return i
-			}
-		case depth == 0 && (c == ';' || c == '\n'):
-			return i
-		}
-	}
-	return min(len(s), 400)
-}
+func stmtEnd(s string) int { return scanNested(s, 0, 400, true) }
 
 // awkFields turns awk's field references outside string literals ($1,
 // $0, $NF) into a string of the input-word marker, so system("rm -rf "
@@ -1091,34 +1081,22 @@ func awkFields(code string) string {
 	if !strings.Contains(code, "$") {
 		return code
 	}
-	var b strings.Builder
-	inStr, esc := false, false
-	for i := 0; i < len(code); i++ {
-		ch := code[i]
-		switch {
-		case esc:
-			esc = false
-		case inStr && ch == '\\':
-			esc = true
-		case ch == '"':
-			inStr = !inStr
-		case !inStr && ch == '$' && i+1 < len(code):
-			j := i + 1
-			for j < len(code) && code[j] >= '0' && code[j] <= '9' {
-				j++
-			}
-			if j == i+1 && strings.HasPrefix(code[j:], "NF") {
-				j += 2
-			}
-			if j > i+1 && (j == len(code) || !isIdentByte(code[j])) {
-				b.WriteString(`"` + stdinWord + `"`)
-				i = j - 1
-				continue
-			}
+	return awkRewrite(code, func(i int) (string, int) {
+		if code[i] != '$' {
+			return "", i
 		}
-		b.WriteByte(ch)
-	}
-	return b.String()
+		j := i + 1
+		for j < len(code) && code[j] >= '0' && code[j] <= '9' {
+			j++
+		}
+		if j == i+1 && strings.HasPrefix(code[j:], "NF") {
+			j += 2
+		}
+		if j > i+1 && (j == len(code) || !isIdentByte(code[j])) {
+			return `"` + stdinWord + `"`, j
+		}
+		return "", i
+	})
 }
 
 // callArg returns the text of a call's arguments: s starts after the
@@ -1134,7 +1112,13 @@ func callArg(s string) string {
 // closeIndex returns the index in s where the bracket depth, starting at
 // depth, falls to zero (quotes and nesting respected, at most limit
 // bytes), or -1.
-func closeIndex(s string, depth, limit int) int {
+func closeIndex(s string, depth, limit int) int { return scanNested(s, depth, limit, false) }
+
+// scanNested walks s with quotes and brackets respected (at most limit
+// bytes). Without stmt it returns where the bracket depth, starting at
+// depth, falls to zero, or -1; with stmt, where the statement ends (a
+// ";" or newline at depth 0, or a closer below it), or the limit.
+func scanNested(s string, depth, limit int, stmt bool) int {
 	var quote byte
 	for i := 0; i < len(s) && i < limit; i++ {
 		c := s[i]
@@ -1151,10 +1135,15 @@ func closeIndex(s string, depth, limit int) int {
 			depth++
 		case c == ')' || c == ']' || c == '}':
 			depth--
-			if depth == 0 {
+			if !stmt && depth == 0 || stmt && depth < 0 {
 				return i
 			}
+		case stmt && depth == 0 && (c == ';' || c == '\n'):
+			return i
 		}
+	}
+	if stmt {
+		return min(len(s), limit)
 	}
 	return -1
 }
@@ -1232,34 +1221,48 @@ func readCodecCall(s string, vars map[string]string) (string, int, bool) {
 			return "", 0, false
 		}
 		n += len(s[n:]) - len(rest) + 1
-		var dec string
-		switch strings.ToLower(strings.ReplaceAll(enc, "_", "")) {
-		case "rot13":
-			dec = rot13(lit)
-		case "base64":
-			if dec, ok = decodeB64(lit); !ok {
-				return "", 0, false
-			}
-		case "hex":
-			b, err := hex.DecodeString(lit)
-			if err != nil {
-				return "", 0, false
-			}
-			dec = string(b)
-		default:
+		dec, ok := decodeAs(strings.ToLower(strings.ReplaceAll(enc, "_", "")), lit)
+		if !ok {
 			return "", 0, false
 		}
-		if !printable(dec) {
-			return "", 0, false
-		}
-		if after := s[n:]; strings.HasPrefix(after, ".toString(") {
-			if j := strings.IndexByte(after, ')'); j >= 0 {
-				n += j + 1
-			}
-		}
-		return dec, n, true
+		return dec, skipCall(s, n, ".toString("), true
 	}
 	return "", 0, false
+}
+
+// decodeAs decodes a literal as rot13, base64 or hex (blanks ignored),
+// when the result is printable text.
+func decodeAs(enc, lit string) (string, bool) {
+	var dec string
+	switch enc {
+	case "rot13":
+		dec = rot13(lit)
+	case "base64":
+		var ok bool
+		if dec, ok = decodeB64(lit); !ok {
+			return "", false
+		}
+	case "hex":
+		b, err := hex.DecodeString(strings.Join(strings.Fields(lit), ""))
+		if err != nil {
+			return "", false
+		}
+		dec = string(b)
+	default:
+		return "", false
+	}
+	return dec, printable(dec)
+}
+
+// skipCall moves n past a call of method at s[n:] (".decode()",
+// ".toString('utf8')").
+func skipCall(s string, n int, method string) int {
+	if after := s[n:]; strings.HasPrefix(after, method) {
+		if j := strings.IndexByte(after, ')'); j >= 0 {
+			n += j + 1
+		}
+	}
+	return n
 }
 
 // readDecodeCall reads a decoder applied to a string expression,
@@ -1286,25 +1289,15 @@ func readDecodeCall(s string, vars map[string]string) (string, int, bool) {
 			return "", 0, false
 		}
 		n += len(s[n:]) - len(rest) + 1
-		var dec string
+		enc := "base64"
 		if d.hex {
-			b, err := hex.DecodeString(strings.Join(strings.Fields(lit), ""))
-			if err != nil {
-				return "", 0, false
-			}
-			dec = string(b)
-		} else if dec, ok = decodeB64(lit); !ok {
+			enc = "hex"
+		}
+		dec, ok := decodeAs(enc, lit)
+		if !ok {
 			return "", 0, false
 		}
-		if !printable(dec) {
-			return "", 0, false
-		}
-		if after := s[n:]; strings.HasPrefix(after, ".decode(") {
-			if j := strings.IndexByte(after, ')'); j >= 0 {
-				n += j + 1
-			}
-		}
-		return dec, n, true
+		return dec, skipCall(s, n, ".decode("), true
 	}
 	return "", 0, false
 }
