@@ -1069,6 +1069,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		if line := winScheduled(name, winSplit(cmd.Text)); line != "" {
 			w.sub(line, c.with(name+" task"), nil)
 		}
+	case (name == "cpio" || name == "afio") && in.known && (containsPrefix(args.fields, "-o") || contains(args.fields, "--create")):
+		// "echo ~/.netrc | cpio -o": the archive reads the files listed
+		// on its input.
+		for i, l := range strings.Split(in.content, "\n") {
+			if l = strings.TrimSpace(l); l != "" && i < 64 {
+				nr := newRaw([]string{"cat", l})
+				nr.text = cmd.Text
+				w.emit(nr, c.with(name+" -o"), stdinInfo{})
+			}
+		}
 	case name == "fd" || name == "fdfind":
 		// fd PATTERN [PATH...] -x CMD: find's -exec, over what the
 		// pattern selects (a regex's literal start as a name test).
