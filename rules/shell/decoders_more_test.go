@@ -7,14 +7,22 @@ import (
 
 // walked reports whether parsing src yields a command whose name and
 // joined arguments are as given (args "" matches any arguments).
-func walked(src, name, args string) (bool, []Command) {
-	cmds, _ := Parse(src, NewState())
-	for _, c := range cmds {
+func walked(src, name, args string) bool {
+	cs, _ := Parse(src, NewState())
+	for _, c := range cs {
 		if c.Name == name && (args == "" || strings.Join(c.Args, " ") == args) {
-			return true, cmds
+			return true
 		}
 	}
-	return false, cmds
+	return false
+}
+
+// wantWalked fails the test when src does not yield the command.
+func wantWalked(t *testing.T, src, name, args string) {
+	t.Helper()
+	if !walked(src, name, args) {
+		t.Errorf("%s: no %s %s in %v", src, name, args, cmds(t, src, NewState()))
+	}
 }
 
 // Text spelled as character codes, hex or reversed strings in Perl, Lua,
@@ -35,12 +43,10 @@ func TestCodeSpellings(t *testing.T) {
 		{`sh -c "$(printf '%b' '\0162\0155 -rf /x')"`, "rm", "-rf /x"},
 	}
 	for _, c := range cases {
-		if ok, cmds := walked(c.src, c.name, c.args); !ok {
-			t.Errorf("%s: no %s %s in %v", c.src, c.name, c.args, names(cmds))
-		}
+		wantWalked(t, c.src, c.name, c.args)
 	}
 	// Printed, not run.
-	if ok, _ := walked(`perl -e 'print pack("H*", "726d202d7266202f")'`, "rm", ""); ok {
+	if walked(`perl -e 'print pack("H*", "726d202d7266202f")'`, "rm", "") {
 		t.Errorf("a printed decode was walked as a command")
 	}
 }
@@ -48,17 +54,11 @@ func TestCodeSpellings(t *testing.T) {
 // awk's fields stand for what awk reads: known text, a listing's words,
 // or the input-word marker.
 func TestAwkFields(t *testing.T) {
-	if ok, cmds := walked(`echo /etc | awk '{ system("sudo rm -rf " $1) }'`, "rm", "-rf /etc"); !ok {
-		t.Errorf("echo /etc | awk system: %v", names(cmds))
-	}
-	if ok, cmds := walked(`find . -name '*.tmp' | awk '{system("rm -rf " $1)}'`, "rm", "-rf ./**/*.tmp"); !ok {
-		t.Errorf("find | awk system: %v", names(cmds))
-	}
-	if ok, cmds := walked(`awk '{ system("rm -rf " $1) }' dirs.txt`, "rm", "-rf "+stdinWord); !ok {
-		t.Errorf("awk FILE: %v", names(cmds))
-	}
+	wantWalked(t, `echo /etc | awk '{ system("sudo rm -rf " $1) }'`, "rm", "-rf /etc")
+	wantWalked(t, `find . -name '*.tmp' | awk '{system("rm -rf " $1)}'`, "rm", "-rf ./**/*.tmp")
+	wantWalked(t, `awk '{ system("rm -rf " $1) }' dirs.txt`, "rm", "-rf "+stdinWord)
 	// A printed field is not a command.
-	if ok, _ := walked(`awk '{print $1}' access.log`, "rm", ""); ok {
+	if walked(`awk '{print $1}' access.log`, "rm", "") {
 		t.Errorf("awk print walked as rm")
 	}
 }
@@ -98,21 +98,18 @@ func TestWindowsForms(t *testing.T) {
 		{`& $env:TEMP\svc.exe /quiet`, "svc.exe", "/quiet"},
 	}
 	for _, c := range cases {
-		if ok, cmds := walked(c.src, c.name, c.args); !ok {
-			t.Errorf("%s: no %s %s in %v", c.src, c.name, c.args, names(cmds))
-		}
+		wantWalked(t, c.src, c.name, c.args)
 	}
 	// A caret in an argument (git's HEAD^) is not cmd's escape.
-	if ok, cmds := walked(`git log HEAD^..HEAD`, "git", "log HEAD^..HEAD"); !ok {
-		t.Errorf("git HEAD^: %v", names(cmds))
-	}
+	wantWalked(t, `git log HEAD^..HEAD`, "git", "log HEAD^..HEAD")
 }
 
 // A remote command carries the host it runs on.
 func TestRemoteHost(t *testing.T) {
-	cmds, _ := Parse(`ssh deploy@prod-db-01 'docker system prune -af --volumes'`, NewState())
+	src := `ssh deploy@prod-db-01 'docker system prune -af --volumes'`
+	cs, _ := Parse(src, NewState())
 	found := false
-	for _, c := range cmds {
+	for _, c := range cs {
 		if c.Name == "docker" {
 			found = true
 			if c.Host != "prod-db-01" {
@@ -121,7 +118,7 @@ func TestRemoteHost(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("no docker command: %v", names(cmds))
+		t.Fatalf("no docker command: %v", cmds(t, src, NewState()))
 	}
 	if got := remoteHost("gcloud", []string{"compute", "ssh", "web-1", "--command", "x"}); got != "web-1" {
 		t.Errorf("gcloud host %q", got)
@@ -135,14 +132,6 @@ func TestPsCommaItems(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("psCommaItems = %q, want %q", got, want)
 	}
-}
-
-func names(cmds []Command) []string {
-	var out []string
-	for _, c := range cmds {
-		out = append(out, c.Name+" "+strings.Join(c.Args, " "))
-	}
-	return out
 }
 
 func TestCronCommand(t *testing.T) {
@@ -229,7 +218,5 @@ func TestMountsAndFleets(t *testing.T) {
 	if got := remoteShells("pdsh", []string{"-w", "node[01-10]", "rm -rf /home/*"}); len(got) != 1 || got[0] != "rm -rf /home/*" {
 		t.Errorf("pdsh: %q", got)
 	}
-	if ok, cmds := walked(`arch -arm64 /bin/rm -rf "$HOME"`, "rm", ""); !ok {
-		t.Errorf("arch wrapper: %v", names(cmds))
-	}
+	wantWalked(t, `arch -arm64 /bin/rm -rf "$HOME"`, "rm", "")
 }

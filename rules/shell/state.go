@@ -209,7 +209,7 @@ func (s *State) KernelPrelude(lang, code string) string {
 			continue
 		}
 		if m := kernelNameRe.FindStringSubmatch(l); m != nil {
-			if !mentions(code, m[1]) {
+			if !mentionsAny(code, map[string]bool{m[1]: true}) {
 				continue
 			}
 			used = true
@@ -223,22 +223,6 @@ func (s *State) KernelPrelude(lang, code string) string {
 }
 
 var kernelNameRe = refilter.MustCompile(`^([A-Za-z_]\w*)\s*(?:,|=[^=])`)
-
-// mentions reports whether code uses name as a word.
-func mentions(code, name string) bool {
-	for i := strings.Index(code, name); i >= 0; {
-		end := i + len(name)
-		if (i == 0 || !isIdentByte(code[i-1])) && (end == len(code) || !isIdentByte(code[end])) {
-			return true
-		}
-		j := strings.Index(code[i+1:], name)
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	return false
-}
 
 // AddKernelCell keeps a cell's top-level imports and assignments without
 // effects of their own for the cells after it (at most 8 KB, the latest).
