@@ -27,7 +27,9 @@ import (
 	"regexp/syntax"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxLits bounds the literal set: beyond it, checking the set costs more
@@ -161,10 +163,11 @@ func (r *Regexp) mayMatch(s string) bool {
 		return true
 	}
 	if r.fold {
-		if !ascii(s) {
+		low, ok := lowerASCII(s)
+		if !ok {
 			return true
 		}
-		s = strings.ToLower(s) // ASCII only: no allocation when already lower-case
+		s = low
 	}
 	for _, l := range r.lits {
 		if strings.Contains(s, l) {
@@ -172,6 +175,47 @@ func (r *Regexp) mayMatch(s string) bool {
 		}
 	}
 	return false
+}
+
+// lowered is a text and its ASCII lower-case form (ok false: the text
+// is not ASCII).
+type lowered struct {
+	src, low string
+	ok       bool
+}
+
+// recentLowered remembers the last few long texts lower-cased. The
+// engine runs dozens of case-insensitive patterns over the same few
+// texts of a call (its source, the normalised command, a code cell),
+// and lower-casing a few hundred characters for each was a sixth of the
+// time spent on an execute_code call. Texts are compared by their
+// backing array and length: an entry holds its text, so the array
+// cannot be reused for other content while it is cached. Shared by all
+// goroutines; a race only costs a miss.
+var (
+	recentLowered [4]atomic.Pointer[lowered]
+	nextLowered   atomic.Uint32
+)
+
+// lowerASCII returns s lower-cased, or false when s is not ASCII.
+func lowerASCII(s string) (string, bool) {
+	if len(s) < 64 {
+		if !ascii(s) {
+			return "", false
+		}
+		return strings.ToLower(s), true
+	}
+	for i := range recentLowered {
+		if c := recentLowered[i].Load(); c != nil && len(c.src) == len(s) && unsafe.StringData(c.src) == unsafe.StringData(s) {
+			return c.low, c.ok
+		}
+	}
+	c := &lowered{src: s, ok: ascii(s)}
+	if c.ok {
+		c.low = strings.ToLower(s) // no copy when already lower-case
+	}
+	recentLowered[nextLowered.Add(1)%uint32(len(recentLowered))].Store(c)
+	return c.low, c.ok
 }
 
 func ascii(s string) bool {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
 	"github.com/ledger-audit/ledger-audit/ledger"
@@ -156,11 +157,47 @@ type index struct {
 	byProg map[string][]mref
 	wild   []mref // glob programs ("python*") or no program condition
 	files  []mref
+
+	// wildBy caches, per program name, the wild matchers whose program
+	// globs can match it. Most wild matchers list dozens of programs
+	// ("sh bash zsh ... python* ... julia"), and testing every command
+	// against every list was a seventh of the matching time; the answer
+	// depends on the name alone. Bounded, since names come from the
+	// ledger; shared by the replays of a fleet audit, hence the lock.
+	wildMu sync.RWMutex
+	wildBy map[string][]mref
+}
+
+// maxWildNames bounds index.wildBy: past it, a name's list is computed
+// on every use.
+const maxWildNames = 8192
+
+// wildFor returns the wild matchers that can apply to a command named
+// name, in index order.
+func (ix *index) wildFor(name string) []mref {
+	ix.wildMu.RLock()
+	l, ok := ix.wildBy[name]
+	ix.wildMu.RUnlock()
+	if ok {
+		return l
+	}
+	l = make([]mref, 0, 16)
+	for _, ref := range ix.wild {
+		if len(ref.m.programs) == 0 || anyGlob(ref.m.programs, name) {
+			l = append(l, ref)
+		}
+	}
+	ix.wildMu.Lock()
+	if len(ix.wildBy) < maxWildNames {
+		ix.wildBy[name] = l
+	}
+	ix.wildMu.Unlock()
+	return l
 }
 
 func (e *Engine) idx() *index {
 	e.once.Do(func() {
-		ix := &index{byProg: map[string][]mref{}}
+		ix := &index{byProg: map[string][]mref{}, wildBy: map[string][]mref{}}
 		order := 0
 		for _, p := range e.packs {
 			for _, r := range p.Rules {
@@ -258,8 +295,8 @@ func (e *Engine) match(tool string, views []*cmdView, files []fileEvent) []Hit {
 				}
 			}
 		}
-		for _, ref := range ix.wild {
-			try(ref, v, false)
+		for _, ref := range ix.wildFor(v.c.Name) {
+			try(ref, v, true)
 		}
 	}
 	for _, f := range files {
