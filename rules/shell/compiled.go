@@ -196,7 +196,12 @@ func (w *walker) compiled(cmd *Command, args []string, c ctx) {
 		switch args[0] {
 		case "run":
 			// "go run FILE.go" is read by the caller; a package directory
-			// here.
+			// here. A downloaded file run is fetched code run.
+			for _, a := range rest {
+				if strings.HasSuffix(a, ".go") {
+					downloaded(a)
+				}
+			}
 			if len(rest) > 0 && !strings.HasSuffix(rest[0], ".go") && (strings.HasPrefix(rest[0], ".") || strings.HasPrefix(rest[0], "/")) {
 				w.runSources(w.sourceFiles(rest[0], []string{".go"}, false, false), "go", "go run", c, rest[1:])
 			}

