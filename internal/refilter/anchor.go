@@ -21,10 +21,15 @@ import (
 // why every first literal must begin with a word character when the
 // pattern begins with \b: the boundary then holds exactly when the
 // previous character is not one.
+//
+// Case-insensitive first literals ((?i)\bcurl\b...) are looked for in
+// the ASCII lower-cased text, which has the same positions; a text that
+// is not ASCII is left to the plain regexp (see mayMatch for why).
 type anchored struct {
 	re       *regexp.Regexp // ^(?:pattern without its leading \b)
 	first    []string
 	boundary bool // the pattern starts with \b
+	fold     bool // first are lower-case, to be found in the lower-cased text
 }
 
 func newAnchored(st *syntax.Regexp) *anchored {
@@ -34,9 +39,19 @@ func newAnchored(st *syntax.Regexp) *anchored {
 		boundary = true
 		body = &syntax.Regexp{Op: syntax.OpConcat, Flags: st.Flags, Sub: st.Sub[1:]}
 	}
-	first, ok := firstLits(body)
+	first, fold, ok := firstLits(body)
 	if !ok || len(first) == 0 || len(first) > maxLits {
 		return nil
+	}
+	if fold {
+		// Every literal is then searched for case-insensitively, which
+		// only finds more candidate starts: the anchored pattern decides.
+		for i, l := range first {
+			if !ascii(l) {
+				return nil
+			}
+			first[i] = strings.ToLower(l)
+		}
 	}
 	for _, l := range first {
 		if l == "" {
@@ -50,18 +65,19 @@ func newAnchored(st *syntax.Regexp) *anchored {
 	if err != nil {
 		return nil
 	}
-	return &anchored{re: re, first: first, boundary: boundary}
+	return &anchored{re: re, first: first, boundary: boundary, fold: fold}
 }
 
 // firstLits returns literals one of which every match of re starts
-// with; ok is false when there is no such set.
-func firstLits(re *syntax.Regexp) ([]string, bool) {
+// with; ok is false when there is no such set. fold is set when some
+// literal is matched case-insensitively.
+func firstLits(re *syntax.Regexp) (lits []string, fold, ok bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
-			return nil, false
+		if len(re.Rune) == 0 {
+			return nil, false, false
 		}
-		return []string{string(re.Rune)}, true
+		return []string{string(re.Rune)}, re.Flags&syntax.FoldCase != 0, true
 	case syntax.OpCapture, syntax.OpPlus:
 		return firstLits(re.Sub[0])
 	case syntax.OpRepeat:
@@ -75,29 +91,40 @@ func firstLits(re *syntax.Regexp) ([]string, bool) {
 	case syntax.OpAlternate:
 		var out []string
 		for _, s := range re.Sub {
-			l, ok := firstLits(s)
+			l, f, ok := firstLits(s)
 			if !ok {
-				return nil, false
+				return nil, false, false
 			}
 			out = append(out, l...)
+			fold = fold || f
 		}
-		return out, true
+		return out, fold, true
 	}
-	return nil, false
+	return nil, false, false
 }
 
 // cursor walks the occurrences of the first literals in one text, in
 // order. next[i] caches where literal i next occurs (-1: nowhere).
 type cursor struct {
-	s    string
+	s    string // the text
+	find string // where the literals are looked for: s, or s lower-cased
 	lits []string
 	next []int
 }
 
+// cursor returns nil when the literals cannot be looked for in s (a
+// case-insensitive pattern on a text that is not ASCII).
 func (a *anchored) cursor(s string) *cursor {
-	c := &cursor{s: s, lits: a.first, next: make([]int, len(a.first))}
+	c := &cursor{s: s, find: s, lits: a.first, next: make([]int, len(a.first))}
+	if a.fold {
+		low, ok := lowerASCII(s)
+		if !ok {
+			return nil
+		}
+		c.find = low
+	}
 	for i, l := range a.first {
-		c.next[i] = strings.Index(s, l)
+		c.next[i] = strings.Index(c.find, l)
 	}
 	return c
 }
@@ -107,7 +134,7 @@ func (c *cursor) at(pos int) int {
 	best := -1
 	for i, n := range c.next {
 		if n >= 0 && n < pos {
-			if k := strings.Index(c.s[pos:], c.lits[i]); k >= 0 {
+			if k := strings.Index(c.find[pos:], c.lits[i]); k >= 0 {
 				n = pos + k
 			} else {
 				n = -1
@@ -153,6 +180,9 @@ func (a *anchored) all(s string, n int) [][]int {
 		return nil
 	}
 	c := a.cursor(s)
+	if c == nil {
+		return nil
+	}
 	var out [][]int
 	for pos := 0; pos <= len(s) && (n < 0 || len(out) < n); {
 		m := a.find(c, pos)

@@ -227,13 +227,22 @@ func ascii(s string) bool {
 	return true
 }
 
+// cursor starts an anchored search of s, or returns nil when the
+// pattern has no anchored form usable on s.
+func (r *Regexp) cursor(s string) *cursor {
+	if r.anc == nil {
+		return nil
+	}
+	return r.anc.cursor(s)
+}
+
 // MatchString reports whether s contains a match.
 func (r *Regexp) MatchString(s string) bool {
 	if !r.mayMatch(s) {
 		return false
 	}
-	if r.anc != nil {
-		return r.anc.find(r.anc.cursor(s), 0) != nil
+	if c := r.cursor(s); c != nil {
+		return r.anc.find(c, 0) != nil
 	}
 	return r.rx().MatchString(s)
 }
@@ -268,8 +277,8 @@ func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	if r.anc != nil {
-		return r.anc.find(r.anc.cursor(s), 0)
+	if c := r.cursor(s); c != nil {
+		return r.anc.find(c, 0)
 	}
 	return r.rx().FindStringSubmatchIndex(s)
 }
@@ -307,7 +316,7 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	if r.anc != nil {
+	if r.anc != nil && (!r.anc.fold || r.cursor(s) != nil) {
 		return r.anc.all(s, n)
 	}
 	return r.rx().FindAllStringSubmatchIndex(s, n)

@@ -52,6 +52,10 @@ var corpusPatterns = []string{
 	`(?:exec|eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`,
 	`\bfoo(bar)?(?m:$)`,
 	`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])`,
+	`(?i)\b(while\s*\(\s*1\s*\)|for\s*\(\s*;\s*;\s*\))\s*\{`,
+	`(?i)\bcurl\b[^|]*\|\s*(sh|bash)\b`,
+	`(?i)\bkubectl\s+delete`,
+	`(?:Foo|(?i)bar)baz`,
 }
 
 var corpusTexts = []string{
@@ -62,6 +66,8 @@ var corpusTexts = []string{
 	"rerun(x) run( 'a') _run(b) call\ncall(\"x\")", "xprint print(1) éprint puts", "os.systemos.system('a')",
 	"eval(requests.get('https://e.x/a')) exec( urlopen(\"ftp://h/p\"", "foo\nfoobar\nfoob", "Buffer.from('aGk=', 'base64')",
 	"console.log(x); console.error", "runrun run", "ärun(1)", "1run 2call(",
+	"WHILE(1){fork}", "xfor(;;){", "For ( ; ; ) {", "CURL http://x | SH", "curl a|bash curl b | sh", "\u212aubectl delete x",
+	"KUBECTL Delete", "kubectl delete", "FOObaz Foobaz BARbaz barBAZ", "ſh curl | ſh", "é curl x | sh",
 }
 
 func TestAgreesWithRegexp(t *testing.T) {
@@ -102,7 +108,8 @@ func TestAnchoredPath(t *testing.T) {
 	for expr, want := range map[string]bool{
 		`\b(?:os\.system|popen)\s*\(`: true,  // word-literal alternation behind \b
 		`Buffer\.from\(`:              true,  // a plain literal start
-		`(?i)\bdrop\s+table`:          false, // case-insensitive first literal
+		`(?i)\bdrop\s+table`:          true,  // case-insensitive: found in the lower-cased text
+		`(?:Foo|(?i)bar)baz`:          true,  // mixed: every literal looked for case-insensitively
 		`\b(?:\$ENV|os\.environ)`:     false, // \b before a non-word literal
 		`\s*exec`:                     false, // may start with spaces
 		`(^| )-rf`:                    false, // alternation with an assertion

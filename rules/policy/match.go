@@ -250,7 +250,7 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if m.argsRe != nil && !m.argsRe.MatchString(v.str) {
 		return res, false
 	}
-	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) && !anyMatch(m.textRe, c.ValueFrom) && (c.Host == "" || !m.textRe.MatchString(c.Host)) {
+	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) && !anyMatch(m.textRe, c.ValueFrom) && (c.Host == "" || !m.textRe.MatchString(c.Host)) && (len(c.ArgsFrom) == 0 || !m.textRe.MatchString(selectingListing(c.ArgsFrom))) {
 		return res, false
 	}
 	if m.textNotRe != nil && (m.textNotRe.MatchString(c.Text) || m.textNotRe.MatchString(v.str) || anyMatch(m.textNotRe, c.ValueFrom)) {
@@ -895,7 +895,31 @@ func cloudListing(srcs []shell.Source, valueFrom []string) string {
 	return b.String()
 }
 
-var cloudCLIs = map[string]bool{"aws": true, "gcloud": true, "az": true, "kubectl": true, "oc": true, "doctl": true, "gsutil": true, "hcloud": true}
+var cloudCLIs = map[string]bool{"aws": true, "gcloud": true, "az": true, "kubectl": true, "oc": true, "doctl": true, "gsutil": true, "hcloud": true,
+	"linode-cli": true, "scw": true, "vultr-cli": true, "ibmcloud": true, "oci": true, "aliyun": true, "fly": true, "flyctl": true, "mc": true, "nomad": true, "consul": true}
+
+// selectingListing is the text of the listings and the filters that
+// chose the words a command got as arguments ("vultr-cli instance list
+// | awk '/prod-/{print $1}' | xargs vultr-cli instance delete"): what
+// they select is what the command acts on, so a rule's text condition
+// (a production name) holds when they name it. A filter that drops
+// lines (grep -v) selects the others and names nothing.
+func selectingListing(srcs []shell.Source) string {
+	var b strings.Builder
+	for _, s := range srcs {
+		switch {
+		case cloudCLIs[s.Name], s.Name == "awk" || s.Name == "gawk" || s.Name == "jq" || s.Name == "sed":
+		case s.Name == "grep" || s.Name == "egrep" || s.Name == "rg":
+			if slices.Contains(s.Args, "-v") || slices.Contains(s.Args, "--invert-match") {
+				continue
+			}
+		default:
+			continue
+		}
+		b.WriteString(s.Name + " " + strings.Join(s.Args, " ") + "\n")
+	}
+	return b.String()
+}
 
 // originalStr is the command with each argument that is a copy made
 // earlier in the session named as its original ("ssh-copy-id -i

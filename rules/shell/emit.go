@@ -949,6 +949,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				cmd.Stdin = append(cmd.Stdin, Source{Kind: "file", Name: p, Text: file.Content})
 			}
 		}
+		// A line added to a shell's startup file runs in every new
+		// shell: "echo 'flyctl apps destroy api-prod --yes' >> ~/.bashrc"
+		// is walked as that command, as crontab entries are.
+		if text, ok := echoedText(name, args.fields); ok && redirectsToRC(cmd.Redirects) {
+			for _, line := range strings.Split(text, "\n") {
+				if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+					w.sub(line, c.with("shell rc entry"), nil)
+				}
+			}
+		}
 	case name == "ansible":
 		// ansible HOSTS -m shell|command|raw -a 'CMD': CMD runs on the
 		// hosts, as over ssh.
@@ -1808,6 +1818,20 @@ func withInputWords(it codeItem, words []string) []codeItem {
 	return out
 }
 
+// flagCluster reports whether a is several one-letter switches given
+// together ("-le", "-lne").
+func flagCluster(a string) bool {
+	if len(a) < 3 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(a); i++ {
+		if c := a[i]; c < 'A' || c > 'z' || c > 'Z' && c < 'a' {
+			return false
+		}
+	}
+	return true
+}
+
 // awkNameRe is an awk variable name.
 var awkNameRe = refilter.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -1889,7 +1913,13 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 	hadCode := false
 	for i := 0; i < len(f); i++ {
 		a := f[i]
-		if codeFlags[a] && i+1 < len(f) {
+		key := a
+		if !codeFlags[a] && flagCluster(a) && codeFlags["-"+a[len(a)-1:]] && lang != "lua" && lang != "applescript" && lang != "r" && lang != "java" && lang != "julia" {
+			// perl -le CODE, ruby -ne CODE, node -pe CODE, python3 -uc
+			// CODE: switches bundled with the code switch last.
+			key = "-" + a[len(a)-1:]
+		}
+		if codeFlags[key] && i+1 < len(f) {
 			hadCode = true
 			cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
 			code := f[i+1]
@@ -1902,7 +1932,7 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 					}
 				}
 			}
-			if lang == "node" && (a == "-p" || a == "--print") {
+			if lang == "node" && (a == "-p" || a == "--print" || key != a && strings.Contains(a, "p")) {
 				// -p prints the value of the expression.
 				code = "console.log(" + code + ")"
 			}
@@ -2660,6 +2690,44 @@ func globProgram(pat string) string {
 }
 
 // writesOut reports whether redirects send standard output to a file.
+// rcBases are the startup files shells read at every start.
+var rcBases = map[string]bool{".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".kshrc": true, ".mkshrc": true, "config.fish": true, "bash.bashrc": true}
+
+// redirectsToRC reports whether output goes to a shell startup file.
+func redirectsToRC(rs []Redirect) bool {
+	for _, r := range rs {
+		switch r.Op {
+		case ">", ">>", ">|", "&>", "&>>":
+			if rcBases[path.Base(r.Target)] || strings.HasPrefix(CleanPath(r.Target), "/etc/profile") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// echoedText is what echo or printf (with a format and no
+// conversions) prints, with "\n" escapes as newlines where the command
+// would expand them.
+func echoedText(name string, fields []string) (string, bool) {
+	if name == "printf" {
+		if len(fields) != 1 || strings.Contains(strings.ReplaceAll(fields[0], "%%", ""), "%") {
+			return "", false
+		}
+		return strings.ReplaceAll(fields[0], `\n`, "\n"), true
+	}
+	esc := false
+	for len(fields) > 0 && (fields[0] == "-n" || fields[0] == "-e" || fields[0] == "-ne" || fields[0] == "-en" || fields[0] == "-E") {
+		esc = esc || strings.Contains(fields[0], "e")
+		fields = fields[1:]
+	}
+	text := strings.Join(fields, " ")
+	if esc {
+		text = strings.ReplaceAll(text, `\n`, "\n")
+	}
+	return text, true
+}
+
 func writesOut(rs []Redirect) bool {
 	for _, r := range rs {
 		switch r.Op {

@@ -67,7 +67,7 @@ var (
 	pdoSqliteRe     = refilter.MustCompile(`new PDO\(\s*['"]sqlite:([^'"]+)['"]|['"]dbi:SQLite:(?:dbname=)?([^'";]+)`)
 	sqlExecRe       = refilter.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*|->do\(\s*|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,\s*`)
 	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
-	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
+	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url|createClient)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|(?:connect|createClient|createPool|Pool|Client)\(\s*\{?\s*(?:url|connectionString|uri)\s*:\s*process\.env\.([A-Za-z_][A-Za-z0-9_]*)`)
 	dbHostRe        = refilter.MustCompile(`(?i)\b(?:host|server)\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
 	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\b\w+:write\(\s*|^(?s:.{0,300}?)\b\w+\.WriteString\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*(?:\w+\.write|print)\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
 	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system|exec)(?:\s+|\s*\(\s*)`)
@@ -86,7 +86,7 @@ var (
 	// Environment variables read by code: os.environ["X"],
 	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
 	// $ENV{X}, getenv("X"), System.getenv("X").
-	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|Sys\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}|(?:\bstd::)?\benv::var(?:_os)?\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?`)
+	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|Sys\.getenv\(\s*|Deno\.env\.get\(\s*|System\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}|(?:\bstd::)?\benv::var(?:_os)?\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?`)
 	// Code that evaluates its own standard input:
 	// exec(sys.stdin.read()), eval(fs.readFileSync(0)), eval(STDIN.read).
 	stdinEvalRe = refilter.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
@@ -577,6 +577,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
 	}
 	if lang == "julia" {
+		// Command literals run by run(`...`), read(`...`, String) and
+		// the like.
+		for _, m := range juliaRunRe.FindAllStringSubmatch(code, 8) {
+			add(codeItem{shell: m[1], via: via + " run(cmd)", text: clip(m[0], 200)})
+		}
 		// rm(path; recursive=true): Julia's rm -rf.
 		for _, m := range juliaRmRe.FindAllStringIndex(code, 8) {
 			if p, n, ok := readPathExpr(code[m[1]:], vars); ok {
@@ -601,6 +606,30 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		}
 	}
 	if lang == "node" {
+		// Bun's shell and zx: Bun.$`rm -rf ${dir}`, await $`git push`.
+		// What the template interpolates becomes the shell's variable
+		// of that name (process.env.HOME is $HOME), unknown unless the
+		// code or session sets it.
+		for _, m := range jsShellTplRe.FindAllStringSubmatch(code, 8) {
+			tpl := jsInterpRe.ReplaceAllStringFunc(m[1], func(x string) string {
+				e := strings.TrimSpace(x[2 : len(x)-1])
+				switch {
+				case strings.HasPrefix(e, "process.env."):
+					return "${" + strings.TrimPrefix(e, "process.env.") + "}"
+				case strings.HasSuffix(e, "homedir()"):
+					return "$HOME"
+				case vars[e] != "":
+					return quote(vars[e])
+				}
+				return "${__js_" + strings.Map(func(r rune) rune {
+					if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+						return r
+					}
+					return '_'
+				}, e) + "}"
+			})
+			add(codeItem{shell: tpl, via: via + " $`...`", text: clip(m[0], 200)})
+		}
 		// new Deno.Command("rm", {args: ["-rf", dir]}): the program and
 		// its arguments; a shell given -c and what fetch() returned runs
 		// the download.
@@ -742,7 +771,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		} else if em := dbEnvURLRe.FindStringSubmatch(code); em != nil {
 			// create_engine(os.environ["PROD_DATABASE_URL"]): the server
 			// is whatever that variable names, shown by its name.
-			host = "$" + em[1]
+			host = "$" + em[1] + em[2]
 		}
 		argv := []string{client}
 		if host != "" {
@@ -1963,8 +1992,11 @@ func dbClient(code string) string {
 	switch {
 	case strings.Contains(code, "psycopg") || strings.Contains(code, "asyncpg") || strings.Contains(code, "require('pg')") || strings.Contains(code, `require("pg")`) || strings.Contains(code, "pg8000"):
 		return "psql"
-	case strings.Contains(code, "pymysql") || strings.Contains(code, "MySQLdb") || strings.Contains(code, "mysql.connector") || strings.Contains(code, "mysql2"):
+	case strings.Contains(code, "pymysql") || strings.Contains(code, "MySQLdb") || strings.Contains(code, "mysql.connector") || strings.Contains(code, "mysql2") || strings.Contains(code, "@planetscale/database"):
 		return "mysql"
+	case strings.Contains(code, "@libsql/client") || strings.Contains(code, "libsql_client") || strings.Contains(code, "libsql-client"):
+		// Turso's libSQL: SQLite served over the network.
+		return "sqlite3"
 	case strings.Contains(code, "sqlite3.connect"):
 		return "sqlite3"
 	case strings.Contains(code, "DBI->connect(") || strings.Contains(code, "DBI::dbConnect("):
@@ -2127,6 +2159,9 @@ var (
 	tclRevRe       = refilter.MustCompile(`\[\s*string\s+reverse\s+(?:\{([^{}]*)\}|"([^"]*)")\s*\]`)
 	tclOpenRe      = refilter.MustCompile(`\[\s*open\s+([^\s\]]+)`)
 	tclDeleteRe    = refilter.MustCompile(`\bfile\s+delete\s+(?:-force\s+)?(?:--\s+)?([^\s\]]+)`)
+	juliaRunRe     = refilter.MustCompile("\\b(?:read|readchomp|readlines|readline|success|pipeline|eachline)\\s*\\(\\s*`([^`]+)`")
+	jsShellTplRe   = refilter.MustCompile("(?:\\bBun\\.|(?:^|[^\\w.$]))\\$`([^`]*)`")
+	jsInterpRe     = refilter.MustCompile(`\$\{[^}]*\}`)
 	juliaRmRe      = refilter.MustCompile(`(?:^|[^\w.:])rm\s*\(\s*`)
 	juliaRecRe     = refilter.MustCompile(`recursive\s*=\s*true\b`)
 	juliaOpenCmdRe = refilter.MustCompile("\\bopen\\s*\\(\\s*`([^`]+)`\\s*,\\s*\"[wa]\"")

@@ -438,6 +438,9 @@ var (
 	engineSchemeRe   = refilter.MustCompile(`create_engine\(\s*['"](postgres(?:ql)?|mysql|mariadb|sqlite|mssql)`)
 )
 
+// sdkDestroyRe: SDK calls that delete or disable what a service holds.
+var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)`)
+
 // libraryItems reads what well-known library calls do, as the
 // command-line tool that does the same.
 func libraryItems(code string, vars map[string]string) []codeItem {
@@ -480,6 +483,15 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 	}
 	if m := netrcRe.FindStringIndex(code); m != nil {
 		out = append(out, codeItem{argv: []string{"cat", "~/.netrc"}, via: "netrc", text: clip(code[m[0]:], 200)})
+	}
+	if m := sdkDestroyRe.FindStringIndex(code); m != nil {
+		// Cloud, search, streaming and secrets SDKs deleting what they
+		// manage (droplets.destroy_by_tag, indices.delete, delete_topics,
+		// disable_secrets_engine, remove_bucket, a loop of .delete()):
+		// "sdk-destroy METHOD CODE", for the rules to read what the code
+		// names (a production host, tag or variable).
+		method := strings.TrimRight(strings.TrimSpace(code[m[0]:m[1]]), "( \t")
+		out = append(out, codeItem{argv: []string{"sdk-destroy", method, clip(code, 600)}, via: "sdk", text: clip(code[m[0]:], 200)})
 	}
 	for _, m := range httpDeleteRe.FindAllStringIndex(code, 8) {
 		// requests.delete(URL), axios.delete(URL), fetch(URL, {method:
@@ -570,7 +582,7 @@ func boolInt(b bool) int {
 // readEnvRef reads os.environ["X"], os.getenv("X"), process.env.X and
 // the like at the start of s (HOME is read as "~" elsewhere).
 func readEnvRef(s string) (string, int, bool) {
-	if !strings.HasPrefix(s, "os.") && !strings.HasPrefix(s, "process.env") && !strings.HasPrefix(s, "ENV") && !strings.HasPrefix(s, "$ENV") && !strings.HasPrefix(s, "getenv") && !strings.HasPrefix(s, "env::") && !strings.HasPrefix(s, "std::env::") {
+	if !strings.HasPrefix(s, "os.") && !strings.HasPrefix(s, "process.env") && !strings.HasPrefix(s, "ENV") && !strings.HasPrefix(s, "$ENV") && !strings.HasPrefix(s, "getenv") && !strings.HasPrefix(s, "env::") && !strings.HasPrefix(s, "std::env::") && !strings.HasPrefix(s, "Deno.env.get(") && !strings.HasPrefix(s, "System.getenv(") && !strings.HasPrefix(s, "Sys.getenv(") {
 		return "", 0, false
 	}
 	m := envRefRe.FindStringSubmatchIndex(head(s, 256))

@@ -378,6 +378,12 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 					}
 				}
 			}
+			if base == "parallel" && len(nr.fields) == 1 && strings.ContainsAny(nr.fields[0], " \t;|&") {
+				// parallel 'hcloud server delete {}' ::: a b: one
+				// quoted command line, which parallel hands to a shell.
+				w.sub(nr.fields[0], c, nil)
+				continue
+			}
 			w.emit(nr, c, stdinInfo{})
 		}
 		return "", false, ""
