@@ -275,6 +275,11 @@ func TestMoreLanguageIdioms(t *testing.T) {
 	if walked(`echo 'rm -rf ~/work' >> notes.txt`, "rm", "") {
 		t.Errorf("a line echoed into a plain file was walked")
 	}
+	// A secret file's path printed is not the file read; its content is.
+	if src := `python3 -c "import os; print(os.path.expanduser('~/.aws/credentials'))"`; walked(src, "cat", "") {
+		t.Errorf("%s: a printed path read as a read", src)
+	}
+	wantWalked(t, `python3 -c "from pathlib import Path; print(Path('~/.aws/credentials').read_text())"`, "cat", "~/.aws/credentials")
 	// A length test prints no secret.
 	for _, src := range []string{`Rscript -e 'cat(nchar(Sys.getenv("STRIPE_SECRET_KEY")) > 0)'`, `Rscript -e 'cat(nzchar(Sys.getenv("K")))'`} {
 		if walked(src, "printenv", "") {

@@ -525,6 +525,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 					// the names only.
 					continue
 				}
+				if (callee == "expanduser" || callee == "Path") && printedPathRe.MatchString(strings.TrimRight(code[:m[0]], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")) && printedOnly(rest[n:]) {
+					// print(os.path.expanduser("~/.aws/credentials")): the
+					// path is printed, not the file.
+					continue
+				}
 				if metaOnly(code[:m[0]], rest[n:]) && !strings.Contains(code[m[0]:m[1]], "open") {
 					// os.path.exists(os.path.expanduser("~/.aws/credentials")):
 					// a path built to test, not to read.
@@ -1938,6 +1943,9 @@ var (
 	// metaCallRe ends the code before a path expression that is the
 	// argument of a call looking only at the file's existence or metadata.
 	metaCallRe = refilter.MustCompile(`\b(?:exists|isfile|isdir|islink|lexists|getsize|getmtime|getctime|stat|lstat|access|existsSync|statSync|lstatSync|accessSync|file_exists|is_file|is_dir|is_readable|filesize|filemtime|exist\?|file\?|size\?|directory\?)\s*\(\s*$`)
+	// printedPathRe ends the code before a path expression printed as
+	// it is.
+	printedPathRe = refilter.MustCompile(`\b(?:print|puts|console\.log)\s*\(\s*$`)
 	// metaMethodRe starts the code after a Path(...) expression whose
 	// only use is a metadata method: Path("~/.ssh/id_rsa").exists().
 	listMethodRe     = refilter.MustCompile(`^\s*\)*\s*\.\s*(?:iterdir|glob|rglob|listdir|scandir)\s*\(`)
@@ -1948,6 +1956,17 @@ var (
 	perlOpenHandleRe = refilter.MustCompile(`^\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
 	metaMethodRe     = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
 )
+
+// printedOnly reports whether what follows a path call's argument is
+// its closing parenthesis and then the print's: nothing is done with
+// the path but print it.
+func printedOnly(after string) bool {
+	a := strings.TrimLeft(after, " \t")
+	if !strings.HasPrefix(a, ")") {
+		return false
+	}
+	return strings.HasPrefix(strings.TrimLeft(a[1:], " \t"), ")")
+}
 
 // metaOnly reports whether a path expression between before and after
 // is only tested (exists, isfile, stat), not opened: the file's content
