@@ -254,6 +254,12 @@ func TestMoreLanguageIdioms(t *testing.T) {
 		{"julia -e 'print(read(`curl -s http://169.254.169.254/latest/`, String))'", "curl", "-s http://169.254.169.254/latest/"},
 		// parallel hands one quoted command line to a shell.
 		{`parallel 'hcloud server delete {}' ::: prod-app-1 prod-app-2`, "hcloud", "server delete prod-app-2"},
+		// read splits on IFS and fills arrays; associative arrays keep
+		// their keys.
+		{`IFS=_ read -r a b c <<< 'rm_-rf_/'; $a $b --no-preserve-root $c`, "rm", "-rf --no-preserve-root /"},
+		{`IFS=, read -ra P <<< 'rm,-rf,/srv'; "${P[@]}"`, "rm", "-rf /srv"},
+		{`declare -A m=([a]=rm [b]=-rf); ${m[a]} ${m[b]} ~`, "rm", "-rf ~"},
+		{`a=([0]=rm [1]=-rf); ${a[0]} ${a[1]} /srv`, "rm", "-rf /srv"},
 		// A line added to a shell's startup file is walked as a command.
 		{`echo 'flyctl apps destroy api-prod --yes >/dev/null 2>&1' >> ~/.bashrc`, "flyctl", "apps destroy api-prod --yes"},
 		{`printf 'rm -rf ~/work\n' >> ~/.zshrc`, "rm", "-rf ~/work"},

@@ -265,9 +265,13 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 		}
 	case "read":
 		var names []string
+		arr := "" // read -a NAME (also -ra): the words go into an array
 		for i := 0; i < len(args.fields); i++ {
 			a := args.fields[i]
 			switch {
+			case (a == "-a" || flagCluster(a) && strings.HasSuffix(a, "a")) && i+1 < len(args.fields):
+				arr = args.fields[i+1]
+				i++
 			case a == "-d" || a == "-p" || a == "-t" || a == "-n" || a == "-N" || a == "-u" || a == "-a":
 				i++
 			case strings.HasPrefix(a, "-"):
@@ -275,7 +279,16 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 				names = append(names, a)
 			}
 		}
-		words := strings.Fields(strings.SplitN(in.content, "\n", 2)[0])
+		// Words split on IFS, set for the command (IFS=_ read a b) or
+		// earlier; whitespace by default.
+		words := splitIFS(strings.SplitN(in.content, "\n", 2)[0], w.envValue(r.env, "IFS"))
+		if validName(arr) {
+			if in.known {
+				w.st.setArray(arr, words)
+			} else {
+				w.st.setArray(arr, []string{unkOpen + arr + unkClose})
+			}
+		}
 		from := ""
 		if !in.known && len(in.sources) > 0 {
 			// "LISTING | while read n; do ... $n": the names hold what the
@@ -1816,6 +1829,15 @@ func withInputWords(it codeItem, words []string) []codeItem {
 		out = append(out, n)
 	}
 	return out
+}
+
+// splitIFS splits a line read by read into words: on whitespace, or on
+// the characters of a non-default IFS.
+func splitIFS(line, ifs string) []string {
+	if ifs == "" || Unknown(ifs) || strings.Trim(ifs, " \t\n") == "" {
+		return strings.Fields(line)
+	}
+	return strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(ifs, r) })
 }
 
 // flagCluster reports whether a is several one-letter switches given

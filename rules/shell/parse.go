@@ -554,6 +554,20 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 	}
 	name := a.Name.Value
 	if a.Array != nil {
+		if len(a.Array.Elems) > 0 && a.Array.Elems[0].Index != nil && !numericIndex(a.Array.Elems[0].Index) {
+			// m=([a]=rm [b]=-rf): keys, not positions.
+			m := map[string]string{}
+			for _, el := range a.Array.Elems {
+				if el.Index == nil || el.Value == nil {
+					continue
+				}
+				if k, ok := el.Index.(*syntax.Word); ok {
+					m[w.literal(k, c)] = w.literal(el.Value, c)
+				}
+			}
+			w.st.setAssoc(name, m)
+			return
+		}
 		var vals []string
 		for _, el := range a.Array.Elems {
 			if el.Value != nil {
@@ -588,6 +602,25 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 		}
 		w.st.VarFrom[name] = wordText(a.Value, c)
 	}
+}
+
+// numericIndex reports whether an array element's index is a number
+// ([0]=a): an indexed array, not an associative one.
+func numericIndex(x syntax.ArithmExpr) bool {
+	wd, ok := x.(*syntax.Word)
+	if !ok {
+		return true
+	}
+	lit := wd.Lit()
+	if lit == "" {
+		return false
+	}
+	for i := 0; i < len(lit); i++ {
+		if lit[i] < '0' || lit[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // redirs handles redirections of compound commands: heredoc bodies are
@@ -966,6 +999,12 @@ func (e env) Get(name string) expand.Variable {
 			e.w.crossCall = true
 		}
 		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	}
+	if m, ok := st.Assoc[name]; ok {
+		if st.earlier("var:" + name) {
+			e.w.crossCall = true
+		}
+		return expand.Variable{Set: true, Kind: expand.Associative, Map: m}
 	}
 	return strVar(unkOpen + name + unkClose)
 }

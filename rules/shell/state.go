@@ -23,7 +23,10 @@ type State struct {
 	// command.
 	GitAliases map[string]string
 	Funcs      map[string]string // function name -> body source
-	Files      map[string]*File  // cleaned path -> what was written there
+	// Assoc are associative arrays (declare -A m=([a]=rm [b]=-rf)),
+	// created on first use.
+	Assoc map[string]map[string]string
+	Files map[string]*File // cleaned path -> what was written there
 	// Origins maps a path to the path it is a copy, move or link of when
 	// that source's content is not known ("ln -s ~/.ssh/id_rsa k.txt"),
 	// so reading the new name is reading the old one.
@@ -145,6 +148,12 @@ func (s *State) Clone() *State {
 	}
 	for k, v := range s.Arrays {
 		c.Arrays[k] = append([]string(nil), v...)
+	}
+	for k, v := range s.Assoc {
+		if c.Assoc == nil {
+			c.Assoc = map[string]map[string]string{}
+		}
+		c.Assoc[k] = maps.Clone(v)
 	}
 	for k, v := range s.Aliases {
 		c.Aliases[k] = v
@@ -406,6 +415,17 @@ func (s *State) setVar(name, val string) {
 func (s *State) setArray(name string, vals []string) {
 	s.Arrays[name] = vals
 	delete(s.Vars, name)
+	delete(s.Assoc, name)
+	s.origin["var:"+name] = s.gen
+}
+
+func (s *State) setAssoc(name string, m map[string]string) {
+	if s.Assoc == nil {
+		s.Assoc = map[string]map[string]string{}
+	}
+	s.Assoc[name] = m
+	delete(s.Vars, name)
+	delete(s.Arrays, name)
 	s.origin["var:"+name] = s.gen
 }
 
