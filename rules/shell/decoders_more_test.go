@@ -254,6 +254,8 @@ func TestMoreLanguageIdioms(t *testing.T) {
 		{"julia -e 'print(read(`curl -s http://169.254.169.254/latest/`, String))'", "curl", "-s http://169.254.169.254/latest/"},
 		// parallel hands one quoted command line to a shell.
 		{`parallel 'hcloud server delete {}' ::: prod-app-1 prod-app-2`, "hcloud", "server delete prod-app-2"},
+		{`perl -e 'use File::Path; rmtree "/srv"'`, "rm", "-r -f /srv"},
+		{`perl -MFile::Path -e 'remove_tree $ENV{HOME}'`, "rm", "-r -f ~"},
 		// read splits on IFS and fills arrays; associative arrays keep
 		// their keys.
 		{`IFS=_ read -r a b c <<< 'rm_-rf_/'; $a $b --no-preserve-root $c`, "rm", "-rf --no-preserve-root /"},

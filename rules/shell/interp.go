@@ -466,6 +466,18 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				add(codeItem{argv: append([]string{"rm", "-r", "-f"}, vals...), via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 			}
 		}
+		if lang == "perl" {
+			// use File::Path; rmtree "/srv", remove_tree $dir: without
+			// parentheses.
+			for _, m := range perlRmtreeBareRe.FindAllStringIndex(code, 8) {
+				if strings.HasPrefix(code[m[1]:], "(") || strings.HasPrefix(code[m[1]:], "=") {
+					continue // rmtree (...) is read above
+				}
+				if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
+					add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " rmtree", text: clip(code[m[0]:], 200)})
+				}
+			}
+		}
 		for _, m := range deleteRecRe.FindAllStringSubmatchIndex(code, 8) {
 			if p, ok := vars[code[m[2]:m[3]]]; ok && (looksLikePath(p) || p == "~") {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " deleteRecursively", text: clip(code[m[0]:], 200)})
@@ -2173,28 +2185,29 @@ func pathThenArg(rest string, vars map[string]string) (p, next string, ok bool) 
 }
 
 var (
-	tclExecRe      = refilter.MustCompile(`\bexec\s+([^\]\n;]+)`)
-	tclHexRe       = refilter.MustCompile(`\[\s*binary\s+format\s+H\*\s+([0-9a-fA-F]+)\s*\]`)
-	tclRevRe       = refilter.MustCompile(`\[\s*string\s+reverse\s+(?:\{([^{}]*)\}|"([^"]*)")\s*\]`)
-	tclOpenRe      = refilter.MustCompile(`\[\s*open\s+([^\s\]]+)`)
-	tclDeleteRe    = refilter.MustCompile(`\bfile\s+delete\s+(?:-force\s+)?(?:--\s+)?([^\s\]]+)`)
-	juliaRunRe     = refilter.MustCompile("\\b(?:read|readchomp|readlines|readline|success|pipeline|eachline)\\s*\\(\\s*`([^`]+)`")
-	jsShellTplRe   = refilter.MustCompile("(?:\\bBun\\.|(?:^|[^\\w.$]))\\$`([^`]*)`")
-	jsInterpRe     = refilter.MustCompile(`\$\{[^}]*\}`)
-	juliaRmRe      = refilter.MustCompile(`(?:^|[^\w.:])rm\s*\(\s*`)
-	juliaRecRe     = refilter.MustCompile(`recursive\s*=\s*true\b`)
-	juliaOpenCmdRe = refilter.MustCompile("\\bopen\\s*\\(\\s*`([^`]+)`\\s*,\\s*\"[wa]\"")
-	juliaPrintRe   = refilter.MustCompile(`\b(?:println|print|write)\s*\(\s*\w+\s*,\s*`)
-	luaLoadRe      = refilter.MustCompile(`\b(?:load|loadstring)\s*\(`)
-	luaPopenRe     = refilter.MustCompile(`\bio\.popen\s*\(\s*`)
-	fetchCmdRe     = refilter.MustCompile(`^\s*(?:curl|wget|fetch|http|xh)\s`)
-	denoCmdRe      = refilter.MustCompile(`\bnew\s+Deno\.Command\s*\(\s*`)
-	denoArgsRe     = refilter.MustCompile(`^\s*,\s*\{[^}]*?\bargs\s*:\s*\[`)
-	copyCallRe     = refilter.MustCompile(`\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
-	javaQualRe     = refilter.MustCompile(`\b(?:java\.(?:nio\.file|io|lang)|kotlin\.io)\.`)
-	javaListRe     = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
-	javaStrExec    = refilter.MustCompile(`("(?:[^"\\]|\\.)*")\s*\.execute\(`)
-	javaFileRe     = refilter.MustCompile(`\b(?:new\s+)?File\s*\(\s*`)
+	tclExecRe        = refilter.MustCompile(`\bexec\s+([^\]\n;]+)`)
+	tclHexRe         = refilter.MustCompile(`\[\s*binary\s+format\s+H\*\s+([0-9a-fA-F]+)\s*\]`)
+	tclRevRe         = refilter.MustCompile(`\[\s*string\s+reverse\s+(?:\{([^{}]*)\}|"([^"]*)")\s*\]`)
+	tclOpenRe        = refilter.MustCompile(`\[\s*open\s+([^\s\]]+)`)
+	tclDeleteRe      = refilter.MustCompile(`\bfile\s+delete\s+(?:-force\s+)?(?:--\s+)?([^\s\]]+)`)
+	perlRmtreeBareRe = refilter.MustCompile(`\b(?:File::Path::)?(?:rmtree|remove_tree)\s+`)
+	juliaRunRe       = refilter.MustCompile("\\b(?:read|readchomp|readlines|readline|success|pipeline|eachline)\\s*\\(\\s*`([^`]+)`")
+	jsShellTplRe     = refilter.MustCompile("(?:\\bBun\\.|(?:^|[^\\w.$]))\\$`([^`]*)`")
+	jsInterpRe       = refilter.MustCompile(`\$\{[^}]*\}`)
+	juliaRmRe        = refilter.MustCompile(`(?:^|[^\w.:])rm\s*\(\s*`)
+	juliaRecRe       = refilter.MustCompile(`recursive\s*=\s*true\b`)
+	juliaOpenCmdRe   = refilter.MustCompile("\\bopen\\s*\\(\\s*`([^`]+)`\\s*,\\s*\"[wa]\"")
+	juliaPrintRe     = refilter.MustCompile(`\b(?:println|print|write)\s*\(\s*\w+\s*,\s*`)
+	luaLoadRe        = refilter.MustCompile(`\b(?:load|loadstring)\s*\(`)
+	luaPopenRe       = refilter.MustCompile(`\bio\.popen\s*\(\s*`)
+	fetchCmdRe       = refilter.MustCompile(`^\s*(?:curl|wget|fetch|http|xh)\s`)
+	denoCmdRe        = refilter.MustCompile(`\bnew\s+Deno\.Command\s*\(\s*`)
+	denoArgsRe       = refilter.MustCompile(`^\s*,\s*\{[^}]*?\bargs\s*:\s*\[`)
+	copyCallRe       = refilter.MustCompile(`\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
+	javaQualRe       = refilter.MustCompile(`\b(?:java\.(?:nio\.file|io|lang)|kotlin\.io)\.`)
+	javaListRe       = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
+	javaStrExec      = refilter.MustCompile(`("(?:[^"\\]|\\.)*")\s*\.execute\(`)
+	javaFileRe       = refilter.MustCompile(`\b(?:new\s+)?File\s*\(\s*`)
 	// javaDeleteRecRe: Kotlin's and Groovy's recursive deletes.
 	javaDeleteRecRe = refilter.MustCompile(`^\.(?:deleteRecursively|deleteDir)\(\s*\)`)
 	// processBuilderRe: Java's ProcessBuilder, its arguments given one by
