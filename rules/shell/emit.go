@@ -700,12 +700,21 @@ func Interpreter(name string) string {
 func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	name := cmd.Name
 	w.compiled(cmd, args.fields, c)
+	if configTriggers[name] != nil && len(w.st.Files) > 0 {
+		w.runConfigTriggers(cmd, c)
+	}
 	if n := len(cmd.Wrappers); n > 0 && (cmd.Wrappers[n-1] == "pdm" || cmd.Wrappers[n-1] == "hatch") {
 		// "pdm run NAME", "hatch run NAME": a script pyproject.toml
 		// defines under that name runs, not a program.
 		runner := cmd.Wrappers[n-1]
 		w.runTaskFile([]string{"pyproject.toml"}, runner+" run "+name, c, func(content string) []string {
 			return namedScripts(runner, content, []string{name})
+		})
+	}
+	if n := len(cmd.Wrappers); n > 0 && cmd.Wrappers[n-1] == "pipenv" {
+		// "pipenv run NAME": the Pipfile's [scripts] entry of that name.
+		w.runTaskFile([]string{"Pipfile"}, "pipenv run "+name, c, func(content string) []string {
+			return namedScripts("pipenv", content, []string{name})
 		})
 	}
 	if name == "deno" && len(args.fields) >= 2 && args.fields[0] == "task" {
@@ -965,6 +974,12 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		// A line added to a shell's startup file runs in every new
 		// shell: "echo 'flyctl apps destroy api-prod --yes' >> ~/.bashrc"
 		// is walked as that command, as crontab entries are.
+		if text, ok := echoedText(name, args.fields); ok && redirectsToPth(cmd.Redirects) && strings.HasPrefix(strings.TrimSpace(text), "import ") {
+			// A .pth file's "import" lines run at every Python start.
+			for _, it := range extractCode("python", text) {
+				w.codeItem(it, c.with("python .pth startup"))
+			}
+		}
 		if text, ok := echoedText(name, args.fields); ok && redirectsToRC(cmd.Redirects) {
 			for _, line := range strings.Split(text, "\n") {
 				if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
@@ -1982,7 +1997,20 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 			continue
 		}
 		if a == "-m" || (lang == "python" && strings.HasPrefix(a, "-m") && len(a) > 2) {
-			return // a module, not code from stdin or a file
+			// A module, not code from stdin or a file; "python -m pytest"
+			// runs what pytest itself would (conftest.py, test files).
+			mod, rest := strings.TrimPrefix(a, "-m"), []string(nil)
+			if mod == "" && i+1 < len(f) {
+				mod, rest = f[i+1], f[i+2:]
+			} else if i+1 < len(f) {
+				rest = f[i+1:]
+			}
+			if lang == "python" && buildTriggers[mod] != nil && len(w.st.Files) > 0 {
+				mc := *cmd
+				mc.Name, mc.Args = mod, rest
+				w.runTask(&mc, c.with(cmd.Name+" -m "+mod))
+			}
+			return
 		}
 		if argFlags[a] {
 			i++
@@ -2713,7 +2741,7 @@ func globProgram(pat string) string {
 
 // writesOut reports whether redirects send standard output to a file.
 // rcBases are the startup files shells read at every start.
-var rcBases = map[string]bool{".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".kshrc": true, ".mkshrc": true, "config.fish": true, "bash.bashrc": true}
+var rcBases = map[string]bool{".bash_aliases": true, ".aliases": true, ".zsh_aliases": true, ".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".kshrc": true, ".mkshrc": true, "config.fish": true, "bash.bashrc": true}
 
 // redirectsToRC reports whether output goes to a shell startup file.
 func redirectsToRC(rs []Redirect) bool {
@@ -2723,6 +2751,16 @@ func redirectsToRC(rs []Redirect) bool {
 			if rcBases[path.Base(r.Target)] || strings.HasPrefix(CleanPath(r.Target), "/etc/profile") {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// redirectsToPth reports whether output goes to a Python .pth file.
+func redirectsToPth(rs []Redirect) bool {
+	for _, r := range rs {
+		if (r.Op == ">" || r.Op == ">>") && strings.HasSuffix(r.Target, ".pth") {
+			return true
 		}
 	}
 	return false

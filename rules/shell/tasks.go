@@ -3,6 +3,7 @@ package shell
 import (
 	"encoding/json"
 	"gopkg.in/yaml.v3"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -120,6 +121,33 @@ var makeVarDefRe = refilter.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(::?
 // The value ends at the line's end ("PREFIX ?=" defines it empty).
 var makeVarRe = refilter.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::{1,2}|\?)?=[ \t]*([^\n#]*)`)
 
+// makeShellCalls returns the commands of a line's $(shell ...) calls.
+func makeShellCalls(l string) []string {
+	var out []string
+	for i := strings.Index(l, "$(shell "); i >= 0 && len(out) < 8; {
+		start := i + len("$(shell ")
+		depth, j := 1, start
+		for ; j < len(l) && depth > 0; j++ {
+			switch l[j] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+		}
+		if depth != 0 {
+			break
+		}
+		out = append(out, strings.TrimSpace(l[start:j-1]))
+		next := strings.Index(l[j:], "$(shell ")
+		if next < 0 {
+			break
+		}
+		i = j + next
+	}
+	return out
+}
+
 func cleanRecipes(lines []string) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
@@ -127,6 +155,11 @@ func cleanRecipes(lines []string) []string {
 		// make reads the environment as variables: $(HOME) is the home
 		// directory, as ${HOME} is to the shell.
 		l = strings.NewReplacer("$(HOME)", "$HOME", "${HOME}", "$HOME").Replace(l)
+		// $(shell CMD) runs CMD when make expands the line, whatever
+		// quotes the line puts around it: CMD is a command of its own.
+		for _, sh := range makeShellCalls(l) {
+			out = append(out, strings.ReplaceAll(sh, "$$", "$"))
+		}
 		out = append(out, strings.ReplaceAll(l, "$$", "$"))
 	}
 	return out
@@ -169,6 +202,7 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			}
 		}
 		w.runTaskFile(names, "make "+strings.Join(targets, " "), c, func(content string) []string {
+			content = w.makeIncludes(content)
 			return makeRecipes(overrides.String()+makeEnvDefs(content, env)+content, targets)
 		})
 	case "pip", "pip3", "uv", "pipx":
@@ -220,10 +254,7 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 				}
 				mode := tf.lang
 				w.runTaskFile(w.matchingFiles(tf.file), cmd.Name+" ("+tf.file+")", c, func(content string) []string {
-					if mode == "lines" {
-						return configCommands(content)
-					}
-					return []string{content}
+					return triggerCommands(mode, content)
 				}, langArg(mode)...)
 			}
 		}
@@ -292,7 +323,11 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			}
 		}
 		w.runTaskFile(files, "just "+strings.Join(recipes, " "), c, func(content string) []string {
-			return justRecipes(content, recipes)
+			lines := justRecipes(content, recipes)
+			for i, l := range lines {
+				lines[i] = justInterp(l)
+			}
+			return lines
 		})
 	case "npm", "pnpm", "yarn", "bun":
 		if len(args) >= 3 && args[0] == "pkg" && args[1] == "set" {
@@ -329,12 +364,20 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 				}
 				break
 			}
-			if a == "test" || a == "start" || a == "build" || cmd.Name != "npm" {
+			if a == "test" || a == "start" || a == "build" || a == "publish" || a == "pack" || cmd.Name != "npm" {
 				script = a
 			}
 			break
 		}
 		scripts := []string{"pre" + script, script, "post" + script}
+		switch script {
+		case "publish":
+			// npm publish packs first: prepublishOnly, prepack, prepare
+			// and postpack run, then publish and postpublish.
+			scripts = []string{"prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"}
+		case "pack":
+			scripts = []string{"prepack", "prepare", "postpack"}
+		}
 		if install {
 			scripts = []string{"preinstall", "install", "postinstall", "prepare"}
 		} else if script == "" {
@@ -567,6 +610,28 @@ func packageScripts(content string) map[string]string {
 	return out
 }
 
+// justFuncRe is one of just's {{...}} interpolations of the
+// environment or the home directory.
+var justFuncRe = refilter.MustCompile(`\{\{\s*(?:env_var|env|env_var_or_default)\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"][^)]*\)\s*\}\}|\{\{\s*(home_directory|home_dir|invocation_directory|justfile_directory)\(\)\s*\}\}`)
+
+// justInterp writes just's environment and directory interpolations
+// as the shell's: {{env_var('HOME')}} is $HOME.
+func justInterp(l string) string {
+	if !strings.Contains(l, "{{") {
+		return l
+	}
+	return justFuncRe.ReplaceAllStringFunc(l, func(m string) string {
+		g := justFuncRe.FindStringSubmatch(m)
+		switch {
+		case g[1] != "":
+			return "${" + g[1] + "}"
+		case g[2] == "home_directory" || g[2] == "home_dir":
+			return "$HOME"
+		}
+		return "."
+	})
+}
+
 // justRecipeRe is a justfile recipe header: "name:", "name arg='x':",
 // "@name: deps" (not an assignment, "name := value").
 var justRecipeRe = refilter.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)(?:\s+[^:=]*)?:(?:[^=]|$)`)
@@ -793,13 +858,50 @@ func (w *walker) gitExtras(args []string, c ctx) {
 				}
 			}
 		}
-		if f == nil || f.Downloaded {
+		if f == nil {
+			// Hook managers' configurations (lefthook.yml, installed by
+			// "lefthook install"): the commands listed under the hook.
+			for _, cfg := range []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml"} {
+				if k, lf := w.st.LookupFile(cfg); lf != nil && !lf.Downloaded {
+					if cmds := yamlSection(lf.Content, h); len(cmds) > 0 {
+						cc := c.with("git hook " + h + " (" + cfg + ")")
+						cc.crossCall = cc.crossCall || w.st.earlier("file:"+k)
+						for _, cmd := range cmds {
+							w.sub(cmd, cc, nil)
+						}
+					}
+					break
+				}
+			}
+			continue
+		}
+		if f.Downloaded {
 			continue
 		}
 		cc := c.with("git hook " + h)
 		cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
 		w.sub(f.Content, cc, nil)
 	}
+}
+
+// yamlSection returns the command lines (run:, script: and the like) of
+// a top-level YAML section.
+func yamlSection(content, key string) []string {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.Split(content, "\n") {
+		if line != "" && line[0] != ' ' && line[0] != '\t' && line[0] != '#' {
+			in = strings.HasPrefix(line, key+":")
+			continue
+		}
+		if in {
+			b.WriteString(line + "\n")
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return yamlScriptLines(b.String())
 }
 
 // buildTrigger is a project file a tool runs: its content is code in
@@ -829,8 +931,309 @@ var buildTriggers = map[string][]buildTrigger{
 	"fastlane":   {{file: "fastlane/Fastfile", lang: "ruby"}, {file: "Fastfile", lang: "ruby"}},
 }
 
+// configTriggers are more tools that run a project or user file the
+// session wrote; unlike buildTriggers they are followed besides their
+// own handling (docker, ssh and terraform have much else), from runs.
+var configTriggers = map[string][]buildTrigger{
+	// JavaScript tools load their configuration as code.
+	"vite":    {{file: "vite.config.js", lang: "node"}, {file: "vite.config.ts", lang: "node"}, {file: "vite.config.mjs", lang: "node"}},
+	"vitest":  {{file: "vitest.config.ts", lang: "node"}, {file: "vitest.config.js", lang: "node"}, {file: "vite.config.ts", lang: "node"}, {file: "vite.config.js", lang: "node"}},
+	"jest":    {{file: "jest.config.js", lang: "node"}, {file: "jest.config.ts", lang: "node"}, {file: "jest.setup.js", lang: "node"}},
+	"webpack": {{file: "webpack.config.js", lang: "node"}},
+	"next":    {{file: "next.config.js", lang: "node"}, {file: "next.config.mjs", lang: "node"}},
+	"nodemon": {{file: "nodemon.json", lang: "json"}},
+	// CI pipelines run locally, dev containers, process managers,
+	// Terraform's local-exec provisioners, VS Code's folder-open tasks.
+	"gitlab-ci-local": {{file: ".gitlab-ci.yml", lang: "yaml"}},
+	"devcontainer":    {{file: ".devcontainer/devcontainer.json", lang: "json", sub: "up"}},
+	"hatch":           {{file: "hatch_build.py", lang: "python", sub: "build"}},
+	"honcho":          {{file: "Procfile", lang: "procfile"}},
+	"foreman":         {{file: "Procfile", lang: "procfile"}},
+	"overmind":        {{file: "Procfile", lang: "procfile"}},
+	"hivemind":        {{file: "Procfile", lang: "procfile"}},
+	"terraform":       {{file: ".tf", lang: "lines", sub: "apply"}},
+	"tofu":            {{file: ".tf", lang: "lines", sub: "apply"}},
+	"code":            {{file: ".vscode/tasks.json", lang: "vscode"}},
+	"cursor":          {{file: ".vscode/tasks.json", lang: "vscode"}},
+	"docker":          {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
+	"podman":          {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
+	"ssh":             {{file: "~/.ssh/config", lang: "sshconfig"}},
+}
+
+// runConfigTriggers follows a tool into the configTriggers files it
+// runs.
+func (w *walker) runConfigTriggers(cmd *Command, c ctx) {
+	for _, tf := range configTriggers[cmd.Name] {
+		if tf.sub != "" && !slices.Contains(cmd.Args, tf.sub) {
+			continue
+		}
+		mode := tf.lang
+		w.runTaskFile(w.matchingFiles(tf.file), cmd.Name+" ("+tf.file+")", c, func(content string) []string {
+			return triggerCommands(mode, content)
+		}, langArg(mode)...)
+	}
+}
+
+func init() {
+	for _, n := range []string{"gradle", "gradlew"} {
+		buildTriggers[n] = append(buildTriggers[n], buildTrigger{file: "settings.gradle", lang: "java"}, buildTrigger{file: "settings.gradle.kts", lang: "java"})
+	}
+}
+
+// triggerCommands returns what a trigger file of the given mode runs:
+// command lines for the configuration modes, the whole content as code
+// otherwise.
+func triggerCommands(mode, content string) []string {
+	switch mode {
+	case "lines":
+		return configCommands(content)
+	case "yaml":
+		return yamlScriptLines(content)
+	case "procfile":
+		return procfileCommands(content)
+	case "vscode":
+		// Only tasks set to run when the folder opens run by themselves.
+		if !strings.Contains(content, "folderOpen") {
+			return nil
+		}
+		return jsonCommands(content)
+	case "json":
+		return jsonCommands(content)
+	case "dockerfile":
+		return dockerRunLines(content)
+	case "sshconfig":
+		return sshConfigCommands(content)
+	}
+	return []string{content}
+}
+
+// yamlScriptKeyRe opens a YAML list or block of commands (GitLab CI's
+// script, before_script and after_script; run: | blocks).
+var yamlScriptKeyRe = refilter.MustCompile(`^(\s*)(?:-\s+)?(?:before_script|after_script|script|run|commands|cmds)\s*:\s*(\|[-+]?|>[-+]?)?\s*$`)
+
+// yamlScriptLines returns the commands listed under script keys.
+func yamlScriptLines(content string) []string {
+	var out []string
+	indent := -1
+	for _, line := range strings.Split(content, "\n") {
+		if m := yamlScriptKeyRe.FindStringSubmatch(line); m != nil {
+			indent = len(m[1])
+			continue
+		}
+		t := strings.TrimSpace(line)
+		if indent < 0 || t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if len(line)-len(strings.TrimLeft(line, " \t")) <= indent {
+			indent = -1
+			continue
+		}
+		t = strings.TrimPrefix(t, "- ")
+		if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+			t = t[1 : len(t)-1]
+		}
+		out = append(out, t)
+	}
+	return append(out, configCommands(content)...)
+}
+
+// jsonCommandKeys name the JSON fields that hold commands: VS Code
+// tasks, dev containers' lifecycle hooks, nodemon's exec and events.
+var jsonCommandKeys = map[string]bool{"command": true, "initializeCommand": true, "onCreateCommand": true, "updateContentCommand": true,
+	"postCreateCommand": true, "postStartCommand": true, "postAttachCommand": true, "exec": true, "events": true}
+
+// jsonCommands returns the commands a JSON configuration holds under
+// jsonCommandKeys: a string, an argv array, or an object of them. A
+// task's "args" follow its command.
+func jsonCommands(content string) []string {
+	var doc any
+	if json.Unmarshal([]byte(content), &doc) != nil {
+		return configCommands(content)
+	}
+	var out []string
+	var value func(v any)
+	value = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			var argv []string
+			for _, e := range x {
+				if s, ok := e.(string); ok {
+					argv = append(argv, s)
+				}
+			}
+			if len(argv) > 0 {
+				out = append(out, strings.Join(quoteAll(argv), " "))
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				value(x[k])
+			}
+		}
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if !jsonCommandKeys[k] {
+					walk(x[k])
+					continue
+				}
+				n := len(out)
+				value(x[k])
+				if args, ok := x["args"].([]any); ok && k == "command" && len(out) > n {
+					for _, a := range args {
+						if s, ok := a.(string); ok {
+							out[len(out)-1] += " " + quote(s)
+						}
+					}
+				}
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	return out
+}
+
+// procfileCommands returns a Procfile's commands ("web: gunicorn app").
+func procfileCommands(content string) []string {
+	var out []string
+	for _, line := range strings.Split(content, "\n") {
+		if name, cmd, ok := strings.Cut(line, ":"); ok && validName(strings.TrimSpace(strings.ReplaceAll(name, "-", "_"))) && strings.TrimSpace(cmd) != "" {
+			out = append(out, strings.TrimSpace(cmd))
+		}
+	}
+	return out
+}
+
+// dockerRunLines returns the RUN commands of a Dockerfile that handle a
+// secret the build is given: a build secret (/run/secrets/...) or a
+// file copied in from the context that is one (COPY .env .). Those
+// reads are written as reads of the original, so sending one out of the
+// build is read as sending the secret. The other RUN lines act inside
+// the image being built (curl ... | bash there installs into it), not on
+// this machine, and are not returned.
+func dockerRunLines(content string) []string {
+	var out []string
+	workdir := "/"
+	copied := map[string]string{} // path in the image -> context path
+	joined := strings.ReplaceAll(content, "\\\n", " ")
+	for _, line := range strings.Split(joined, "\n") {
+		t := strings.TrimSpace(line)
+		verb, rest, _ := strings.Cut(t, " ")
+		rest = strings.TrimSpace(rest)
+		switch strings.ToUpper(verb) {
+		case "WORKDIR":
+			workdir = path.Join(workdir, rest)
+		case "COPY", "ADD":
+			f := strings.Fields(rest)
+			for len(f) > 0 && strings.HasPrefix(f[0], "--") {
+				f = f[1:]
+			}
+			if len(f) < 2 {
+				continue
+			}
+			dst := f[len(f)-1]
+			if !strings.HasPrefix(dst, "/") {
+				dst = path.Join(workdir, dst)
+			}
+			for _, src := range f[:len(f)-1] {
+				if !dockerSecretSrcRe.MatchString(src) {
+					continue
+				}
+				if len(f) == 2 && !strings.HasSuffix(f[1], "/") && f[1] != "." {
+					copied[dst] = src
+				} else {
+					copied[path.Join(dst, path.Base(src))] = src
+				}
+			}
+		case "RUN":
+			for strings.HasPrefix(rest, "--") {
+				_, r, _ := strings.Cut(rest, " ")
+				rest = strings.TrimSpace(r)
+			}
+			if strings.HasPrefix(rest, "[") {
+				// RUN ["sh", "-c", "..."]: the exec form.
+				var argv []string
+				if json.Unmarshal([]byte(rest), &argv) == nil && len(argv) > 0 {
+					rest = strings.Join(quoteAll(argv), " ")
+				}
+			}
+			hit := strings.Contains(rest, "/run/secrets/")
+			for dst, src := range copied {
+				if strings.Contains(rest, dst) {
+					rest = strings.ReplaceAll(rest, dst, src)
+					hit = true
+				}
+			}
+			if hit {
+				out = append(out, rest)
+			}
+		}
+	}
+	return out
+}
+
+// dockerSecretSrcRe is a build-context path that holds secrets.
+var dockerSecretSrcRe = refilter.MustCompile(`(^|/)(\.env(\.[a-z]+)?|\.aws|\.ssh|\.kube|\.npmrc|\.netrc|\.pgpass|\.git-credentials|\.docker|credentials(\.json)?|id_[a-z0-9]+)/?$`)
+
+// sshConfigCommands returns the commands an ssh_config runs on the
+// local machine: ProxyCommand, LocalCommand, Match exec.
+func sshConfigCommands(content string) []string {
+	var out []string
+	for _, line := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(line)
+		k, v, _ := strings.Cut(t, " ")
+		switch strings.ToLower(k) {
+		case "proxycommand", "localcommand":
+			out = append(out, strings.NewReplacer("%h", "host", "%p", "22", "%r", "user").Replace(strings.TrimSpace(v)))
+		case "match":
+			if _, cmd, ok := strings.Cut(v, "exec "); ok {
+				out = append(out, strings.Trim(strings.TrimSpace(cmd), `"`))
+			}
+		}
+	}
+	return out
+}
+
+// makeIncludes puts the content of the files a Makefile includes, when
+// the session wrote them, in place of the include lines.
+func (w *walker) makeIncludes(content string) string {
+	if !strings.Contains(content, "include ") {
+		return content
+	}
+	lines := strings.Split(content, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		rest, ok := strings.CutPrefix(t, "include ")
+		if !ok {
+			rest, ok = strings.CutPrefix(t, "-include ")
+		}
+		if !ok {
+			continue
+		}
+		var parts []string
+		for _, f := range strings.Fields(rest) {
+			if _, file := w.st.LookupFile(f); file != nil && !file.Downloaded {
+				parts = append(parts, file.Content)
+			}
+		}
+		if len(parts) > 0 {
+			lines[i] = strings.Join(parts, "\n")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 func langArg(mode string) []string {
-	if mode == "lines" {
+	switch mode {
+	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig":
 		return nil
 	}
 	return []string{mode}
@@ -862,6 +1265,9 @@ func (w *walker) matchingFiles(spec string) []string {
 // CMake's COMMAND, XML tags, JSON "name": "value" pairs.
 var configKeyRe = refilter.MustCompile(`^\s*(?:-\s+)?(?:(?:run|entry|command|cmd|script|commands(?:_pre|_post)?|test|shell)\s*[:=]\s*(?:\{\s*shell\s*=\s*)?|//go:generate\s+|.*\bCOMMAND\s+|"[^"]+"\s*:\s*\[?\s*|<argument>|<executable>)`)
 
+// cmakeEnvRe is CMake's environment reference, $ENV{NAME}.
+var cmakeEnvRe = refilter.MustCompile(`\$ENV\{(\w+)\}`)
+
 // toxSubst reads tox's substitutions: the user's home, the project's
 // directory and environment variables ({env:NAME}, {env:NAME:default}).
 var toxSubst = strings.NewReplacer("{homedir}", "~", "{env:HOME}", "~", "{toxinidir}", ".", "{env:USERPROFILE}", "~")
@@ -886,6 +1292,7 @@ func configCommands(content string) []string {
 			v = v[:i]
 		}
 		v = toxSubst.Replace(v)
+		v = cmakeEnvRe.ReplaceAllString(v, "$${$1}") // CMake's $ENV{HOME}
 		v = trimClosers(strings.TrimRight(v, ", "))
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = v[1 : len(v)-1]
