@@ -783,7 +783,11 @@ func wildReadsUncached(np string) []string {
 		if !rooted && !crel && strings.Contains(np, "/") {
 			continue
 		}
-		if g.matchFull(c) || (!strings.Contains(np, "/") && g.matchFull(path.Base(c))) ||
+		// A pattern without a directory ("*.json") covers the files of
+		// wherever the command runs: the project's own secrets (.env),
+		// not a home directory's (config.json of ~/.docker), unless the
+		// directory is known, which makes np rooted.
+		if g.matchFull(c) || (!strings.Contains(np, "/") && crel && g.matchFull(path.Base(c))) ||
 			strings.HasPrefix(np, "/") && strings.HasPrefix(c, "~/") && (g.matchFull("/home/user"+c[1:]) || g.matchFull("/root"+c[1:])) {
 			out = append(out, c)
 		}
