@@ -796,6 +796,9 @@ func wildReadsUncached(np string) []string {
 }
 
 func (m *Matcher) readHit(v *cmdView) bool {
+	if namedSettingsGrep(v) {
+		return false
+	}
 	switch v.c.Name {
 	case "cp", "mv", "install", "ln":
 		// "cp .env .env.backup": a backup beside the original that keeps
@@ -868,6 +871,84 @@ func (m *Matcher) readHit(v *cmdView) bool {
 		}
 	}
 	return false
+}
+
+// settingNameRe is a grep pattern of setting names only (WP_CACHE,
+// "NODE_ENV\|PORT"), and secretNameRe a name that may hold a secret.
+var (
+	settingNameRe  = refilter.MustCompile(`^\^?[A-Za-z_][A-Za-z0-9_]*(?:(?:\\\||\|)\^?[A-Za-z_][A-Za-z0-9_]*)*$`)
+	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|ZONE|CLUSTER|NAMESPACE|STAGE|TIER)$`)
+	secretNameRe   = refilter.MustCompile(`(?i)pass|secret|token|key|salt|auth|cred|private|cert|dsn|database_url|_url$|^url$|uri|conn|session|cookie|signing|api|access|jwt|otp|pin$|hash|nonce|webhook|seed|mnemonic`)
+)
+
+// settingsFileRe is a settings file: named settings, one per line.
+var settingsFileRe = refilter.MustCompile(`^\.env(\.[\w.-]+)?$|\.env$|^wp-config\.php$|^settings\.py$|^local_settings\.py$|\.(properties|ini|toml|ya?ml|conf|cfg)$|^appsettings[\w.-]*\.json$`)
+
+// grepTakesValue reports a grep option that takes the next word as its
+// value (-e takes a pattern; -A, -B, -C, -m a number).
+func grepTakesValue(a string) bool {
+	switch a {
+	case "-A", "-B", "-C", "-m", "--max-count", "-e", "--regexp", "--include", "--exclude", "-g", "--glob", "-t", "--type":
+		return true
+	}
+	return false
+}
+
+// namedSettingsGrep reports a grep-like that prints only the lines of
+// named settings none of which can hold a secret ("grep -n
+// 'WP_CACHE\|WP_MEMORY_LIMIT' wp-config.php"): those lines, not the
+// file's secrets, reach the output. An inverted match (-v) prints the
+// others.
+func namedSettingsGrep(v *cmdView) bool {
+	switch v.c.Name {
+	case "grep", "egrep", "fgrep", "rg", "ag", "ack":
+	default:
+		return false
+	}
+	if v.flags["v"] || v.flags["invert-match"] || v.flags["f"] || v.flags["file"] {
+		return false
+	}
+	for _, a := range v.c.Args {
+		// Context lines (-A 2, -C3) print the neighbours too.
+		if strings.HasPrefix(a, "-A") || strings.HasPrefix(a, "-B") || strings.HasPrefix(a, "-C") || strings.HasPrefix(a, "--context") || strings.HasPrefix(a, "--after") || strings.HasPrefix(a, "--before") {
+			return false
+		}
+	}
+	ixs := grepPatternIxs(v.c.Args, v.c.Name)
+	if len(ixs) == 0 {
+		return false
+	}
+	// Only settings files, whose secrets are settings of their own; in
+	// a key or credentials file every line is the secret.
+	files := 0
+	for i, a := range v.c.Args {
+		if strings.HasPrefix(a, "-") || slices.Contains(ixs, i) || i > 0 && grepTakesValue(v.c.Args[i-1]) {
+			continue
+		}
+		if !settingsFileRe.MatchString(path.Base(a)) {
+			return false
+		}
+		files++
+	}
+	if files == 0 {
+		return false
+	}
+	for _, i := range ixs {
+		p := v.c.Args[i]
+		if !settingNameRe.MatchString(p) {
+			return false
+		}
+		for _, name := range strings.FieldsFunc(p, func(r rune) bool { return r == '|' || r == '\\' || r == '^' }) {
+			// A pattern matches every setting containing it: "STRIPE"
+			// prints STRIPE_SECRET_KEY. Only a whole setting name of a
+			// plain kind (WP_CACHE, NODE_ENV, DB_PORT) is taken as
+			// printing that setting alone.
+			if secretNameRe.MatchString(name) || !plainSettingRe.MatchString(name) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // listing is cloudListing for the view's command, computed once.

@@ -262,6 +262,11 @@ func TestMoreLanguageIdioms(t *testing.T) {
 		{`IFS=, read -ra P <<< 'rm,-rf,/srv'; "${P[@]}"`, "rm", "-rf /srv"},
 		{`declare -A m=([a]=rm [b]=-rf); ${m[a]} ${m[b]} ~`, "rm", "-rf ~"},
 		{`a=([0]=rm [1]=-rf); ${a[0]} ${a[1]} /srv`, "rm", "-rf /srv"},
+		// PowerShell's rm alias with its switches or a drive path, and
+		// a POSIX shell's reading of "$env:TEMP" inside double quotes.
+		{`rm -r -fo C:\Windows\System32`, "rm", "-r -f /Windows/System32"},
+		{`powershell -NoProfile -Command "Remove-Item -Path $env:TEMP\vite-cache -Recurse -Force"`, "rm", "-r -f /tmp/vite-cache"},
+		{`wp eval 'shell_exec("rm -rf " . getenv("HOME") . "/*");'`, "rm", "-rf ~/*"},
 		// A line added to a shell's startup file is walked as a command.
 		{`echo 'flyctl apps destroy api-prod --yes >/dev/null 2>&1' >> ~/.bashrc`, "flyctl", "apps destroy api-prod --yes"},
 		{`printf 'rm -rf ~/work\n' >> ~/.zshrc`, "rm", "-rf ~/work"},

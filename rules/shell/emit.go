@@ -717,6 +717,19 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			return namedScripts("pipenv", content, []string{name})
 		})
 	}
+	if name == "wp" && len(args.fields) >= 2 && (args.fields[0] == "eval" || args.fields[0] == "eval-file") {
+		// WP-CLI runs PHP: "wp eval 'CODE'", "wp eval-file FILE".
+		code := args.fields[1]
+		if args.fields[0] == "eval-file" {
+			code = ""
+			if _, f := w.st.LookupFile(args.fields[1]); f != nil && !f.Downloaded {
+				code = f.Content
+			}
+		}
+		for _, it := range extractCode("php", code) {
+			w.codeItem(it, c.with("wp "+args.fields[0]))
+		}
+	}
 	if name == "deno" && len(args.fields) >= 2 && args.fields[0] == "task" {
 		w.runTask(cmd, c)
 		return

@@ -109,7 +109,9 @@ var (
 	// PowerShell's pipe-to-shell: Invoke-Expression of a download, in
 	// either order ("IEX (New-Object Net.WebClient).DownloadString(URL)",
 	// "iwr URL | iex").
-	psNetRe = refilter.MustCompile(`(?i)\[scriptblock\]::create\(.{0,200}?\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+)|\b(?:iex|invoke-expression)\b.{0,200}?\b(?:downloadstring|downloaddata|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient|wget|curl|start-bitstransfer)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+)|\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|wget|curl)\b.{0,200}?((?:https?|ftp)://[^'"\s)]+).{0,200}?\|\s*(?:iex|invoke-expression)\b`)
+	// The URL may be a variable ($u, $env:BOOTSTRAP_URL): what it names
+	// is still fetched and run.
+	psNetRe = refilter.MustCompile(`(?i)\[scriptblock\]::create\(.{0,200}?\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*)|\b(?:iex|invoke-expression)\b.{0,200}?\b(?:downloadstring|downloaddata|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient|wget|curl|start-bitstransfer)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*)|\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|wget|curl)\b.{0,200}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*).{0,200}?\|\s*(?:&\s*)?(?:iex|invoke-expression)\b`)
 )
 
 // psNetURL returns the URL PowerShell code downloads and evaluates, or "".

@@ -19,7 +19,7 @@ func TestPowerShellEvaluated(t *testing.T) {
 		{[]string{`$k = "$HOME\.ss" + "h\id_rsa"; Get-Content $k`}, "cat ~/.ssh/id_rsa"},
 		{[]string{`Get-Content (Join-Path $HOME '.ssh/id_rsa')`}, "cat ~/.ssh/id_rsa"},
 		{[]string{`Invoke-Expression ("Remove-" + "Item -Recurse -Force " + $env:USERPROFILE)`}, "rm -r -f ~"},
-		{[]string{"iex \"r`m -r -fo ~\""}, "rm -r -fo ~"},
+		{[]string{"iex \"r`m -r -fo ~\""}, "rm -r -f ~"}, // PowerShell's rm alias: -fo is -Force
 		{[]string{`iex ('{0}-{1} -Recurse -Force {2}' -f 'Remove','Item',$HOME)`}, "rm -r -f ~"},
 		{[]string{`iex (-join [char[]](114,109,32,45,114,32,45,102,32,126))`}, "rm -r -f ~"},
 		{[]string{`$s='~ f- r- mr'.ToCharArray(); [array]::Reverse($s); iex (-join $s)`}, "rm -r -f ~"},

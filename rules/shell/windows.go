@@ -33,6 +33,10 @@ var winDirs = map[string]string{
 	"$env:temp": "/tmp", "%temp%": "/tmp", "$env:tmp": "/tmp", "%tmp%": "/tmp",
 }
 
+// winRmRe is an rm line written for PowerShell: a -Force or -Recurse
+// switch spelled its way, or an argument that is a drive path.
+var winRmRe = refilter.MustCompile(`(?i)^\s*rm\s.*(\s-(fo|for|forc|force|recurse|recurs|recur|rec|literalpath|path)\b|\s['"]?[a-z]:\\|\s['"]?\\\\\?\\)`)
+
 // cmdAmbiguous are cmd.exe names that also exist (or mean little) in a
 // POSIX shell; they count as Windows only with Windows-looking arguments.
 var cmdAmbiguous = map[string]bool{
@@ -60,6 +64,12 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			return append([]string{winPath(words[0])}, words[1:]...), text, true
 		}
 	}
+	aliasRm := false
+	if prog == "rm" && winRmRe.MatchString(text) {
+		// PowerShell's rm alias of Remove-Item, known by its switches
+		// (-fo, -Recurse) or a drive path: "rm -r -fo C:\Windows".
+		prog, aliasRm = "remove-item", true
+	}
 	if !psOnly[prog] && !cmdAmbiguous[prog] {
 		// Cheap test first: most programs are not Windows ones.
 		if prog = strings.ToLower(prog); prog == fields[0] || !psOnly[prog] && !cmdAmbiguous[prog] {
@@ -76,7 +86,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		// Windows 11's sudo and gsudo run the rest elevated.
 		words = words[1:]
 	}
-	if len(words) == 0 || strings.ToLower(strings.Trim(words[0], `"'`)) != prog {
+	if len(words) == 0 || strings.ToLower(strings.Trim(words[0], `"'`)) != prog && !(aliasRm && words[0] == "rm") {
 		return nil, text, false
 	}
 	if inner, ok := winLaunched(prog, words); ok {
@@ -644,6 +654,11 @@ func winSplit(s string) []string {
 // (C:\Users\x is /Users/x, which is a home), backslashes become slashes.
 func winPath(p string) string {
 	p = strings.Trim(p, `"'`)
+	// "$env:TEMP\x" inside a POSIX shell's double quotes: the shell took
+	// $env for a variable of its own; the text meant PowerShell's.
+	p = strings.ReplaceAll(p, unkOpen+"env"+unkClose+":", "$env:")
+	// \\?\C:\x, the long-path form, is C:\x.
+	p = strings.TrimPrefix(strings.TrimPrefix(p, `\\?\`), `//?/`)
 	lp := strings.ToLower(p)
 	for _, pre := range []string{"%userprofile%", "${env:userprofile}", "$env:userprofile", "%homedrive%%homepath%", "%homepath%", "$env:homepath", "${env:home}", "$env:home", "${home}", "$home", "~"} {
 		if strings.HasPrefix(lp, pre) {
