@@ -446,8 +446,8 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 		content := ""
 		switch tool {
 		case "Edit", "edit_file", "str_replace_editor":
-			nv, _ := str("new_string", "new_str")
-			ov, _ := str("old_string", "old_str")
+			nv, _ := str("new_string", "new_str", "new")
+			ov, _ := str("old_string", "old_str", "old")
 			content = nv
 			st.EditFile(p, ov, nv, tool)
 		case "MultiEdit":
@@ -462,8 +462,10 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 				}
 			}
 		case "patch":
-			nv, _ := str("new_string", "content")
-			ov, _ := str("old_string")
+			// Hermes writes old_string/new_string; other clients old/new,
+			// old_str/new_str or search/replace.
+			nv, _ := str("new_string", "new_str", "new", "replace", "content")
+			ov, _ := str("old_string", "old_str", "old", "search")
 			content = nv
 			if nv != "" {
 				st.EditFile(p, ov, nv, tool)
