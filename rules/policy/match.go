@@ -981,7 +981,8 @@ func cloudListing(srcs []shell.Source, valueFrom []string) string {
 }
 
 var cloudCLIs = map[string]bool{"aws": true, "gcloud": true, "az": true, "kubectl": true, "oc": true, "doctl": true, "gsutil": true, "hcloud": true,
-	"linode-cli": true, "scw": true, "vultr-cli": true, "ibmcloud": true, "oci": true, "aliyun": true, "fly": true, "flyctl": true, "mc": true, "nomad": true, "consul": true}
+	"linode-cli": true, "scw": true, "vultr-cli": true, "ibmcloud": true, "oci": true, "aliyun": true, "fly": true, "flyctl": true, "mc": true, "nomad": true, "consul": true,
+	"redis-cli": true, "valkey-cli": true, "keydb-cli": true}
 
 // selectingListing is the text of the listings and the filters that
 // chose the words a command got as arguments ("vultr-cli instance list

@@ -435,6 +435,18 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	if cmd.Text == "" {
 		cmd.Text = cmd.String()
 	}
+	if sqlClients[base] {
+		// "dRoP/**/TaBlE users": SQL comments separate words as spaces
+		// do.
+		for i, a := range cmd.Args {
+			if strings.Contains(a, "/*") {
+				cmd.Args[i] = sqlCommentRe.ReplaceAllString(a, " ")
+			}
+		}
+		if strings.Contains(cmd.StdinText, "/*") {
+			cmd.StdinText = sqlCommentRe.ReplaceAllString(cmd.StdinText, " ")
+		}
+	}
 	for i, u := range args.unres {
 		if u {
 			cmd.Unresolved = append(cmd.Unresolved, i)
@@ -2753,6 +2765,15 @@ func globProgram(pat string) string {
 }
 
 // writesOut reports whether redirects send standard output to a file.
+// sqlClients are the database clients whose arguments and input are
+// SQL.
+var sqlClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true, "sqlplus": true, "cockroach": true,
+	"clickhouse-client": true, "clickhouse": true, "duckdb": true, "snowsql": true, "snow": true, "bq": true, "trino": true, "presto": true,
+	"spark-sql": true, "beeline": true, "cqlsh": true, "mongosh": true, "mongo": true}
+
+// sqlCommentRe is an SQL block comment.
+var sqlCommentRe = refilter.MustCompile(`(?s)/\*.*?\*/`)
+
 // rcBases are the startup files shells read at every start.
 var rcBases = map[string]bool{".bash_aliases": true, ".aliases": true, ".zsh_aliases": true, ".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".kshrc": true, ".mkshrc": true, "config.fish": true, "bash.bashrc": true}
 

@@ -68,7 +68,7 @@ var (
 	sqlExecRe       = refilter.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*|->do\(\s*|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,\s*`)
 	sqlWipeRe       = refilter.MustCompile(`(?i)\b(drop\s+(database|table|schema|collection)|truncate\s|delete\s+from\s)`)
 	dbEnvURLRe      = refilter.MustCompile(`(?:create_engine|connect|create_async_engine|MongoClient|from_url|createClient)\(\s*(?:os\.environ\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|(?:connect|createClient|createPool|Pool|Client)\(\s*\{?\s*(?:url|connectionString|uri)\s*:\s*process\.env\.([A-Za-z_][A-Za-z0-9_]*)`)
-	dbHostRe        = refilter.MustCompile(`(?i)\b(?:host|server)\s*=\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
+	dbHostRe        = refilter.MustCompile(`(?i)\b(?:host|server)\s*(?:=|:(?:\s|['"]))\s*['"]?([A-Za-z0-9_.-]+)|(?:postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?://(?:[^@/\s'"]*@)?([A-Za-z0-9_.-]+)`)
 	fileWriteRe     = refilter.MustCompile(`^[^\n]*?\)\s*\.write\(\s*|^(?s:.{0,200}?)\b\w+:write\(\s*|^(?s:.{0,300}?)\b\w+\.WriteString\(\s*|^(?s:.{0,200}?)\bas\s+\w+\s*:\s*\n?\s*(?:\w+\.write|print)\(\s*|^[^\n]*?\)\s*(?:\{|do)\s*\|\w+\|\s*\w+\.(?:puts|write|print)\s*\(?\s*`)
 	rubyBareRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bdo\b)\s*(rm_rf|rm_r|sh|system|exec)(?:\s+|\s*\(\s*)`)
 	rustCmdRe       = refilter.MustCompile(`Command::new\(\s*"([^"]+)"\s*\)((?:\s*\.args?\(\s*(?:\[[^\]]*\]|"(?:[^"\\]|\\.)*")\s*\))*)`)
@@ -2023,7 +2023,8 @@ func writeShell(p, body string, appendTo bool) string {
 // driver imported by code runs, or "".
 func dbClient(code string) string {
 	switch {
-	case strings.Contains(code, "psycopg") || strings.Contains(code, "asyncpg") || strings.Contains(code, "require('pg')") || strings.Contains(code, `require("pg")`) || strings.Contains(code, "pg8000"):
+	case strings.Contains(code, "psycopg") || strings.Contains(code, "asyncpg") || strings.Contains(code, "require('pg')") || strings.Contains(code, `require("pg")`) || strings.Contains(code, "pg8000") ||
+		strings.Contains(code, "PG.connect(") || strings.Contains(code, "PG::Connection"):
 		return "psql"
 	case strings.Contains(code, "pymysql") || strings.Contains(code, "MySQLdb") || strings.Contains(code, "mysql.connector") || strings.Contains(code, "mysql2") || strings.Contains(code, "@planetscale/database"):
 		return "mysql"

@@ -439,7 +439,7 @@ var (
 )
 
 // sdkDestroyRe: SDK calls that delete or disable what a service holds.
-var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)`)
+var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_dataset|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\bnew\s+(?:Delete|Terminate)\w*Command\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)`)
 
 // libraryItems reads what well-known library calls do, as the
 // command-line tool that does the same.
@@ -1192,6 +1192,9 @@ var (
 	boto3ClientRe = refilter.MustCompile(`\b([A-Za-z_]\w*)\s*=\s*boto3\.(?:client|resource)\(\s*['"]([\w-]+)['"]`)
 	// boto3DirectRe: a method called on a client made inline.
 	boto3DirectRe = refilter.MustCompile(`\bboto3\.client\(\s*['"]([\w-]+)['"][^)]*\)\.(\w+)\(`)
+	// boto3EndpointRe: a client pointed at a local endpoint (DynamoDB
+	// Local, LocalStack, MinIO).
+	boto3EndpointRe = refilter.MustCompile(`\bendpoint_url\s*=\s*['"](https?://[^'"]+)['"]`)
 	// boto3VerbRe: the methods that destroy, stop or open things up.
 	boto3VerbRe = refilter.MustCompile(`^(?:delete|terminate|stop|disable|remove|schedule_key_deletion|deregister|purge|reset|revoke|deactivate|leave|close|put_bucket_policy|put_bucket_acl|delete_public_access_block|update_detector)`)
 	kwargRe     = refilter.MustCompile(`\b([A-Z][A-Za-z0-9]*)\s*=\s*`)
@@ -1215,6 +1218,9 @@ func boto3Calls(code string, vars map[string]string) []codeItem {
 				continue
 			}
 			argv = append(argv, "--"+kebab(args[m[2]:m[3]]), v)
+		}
+		if em := boto3EndpointRe.FindStringSubmatch(code); em != nil {
+			argv = append(argv, "--endpoint-url", em[1])
 		}
 		return codeItem{argv: argv, via: "boto3", text: clip(text, 200)}
 	}
