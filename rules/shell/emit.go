@@ -1946,6 +1946,9 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 		// run.
 		return
 	}
+	if lang == "python" {
+		w.pthStartup(c)
+	}
 	codeFlags := map[string]bool{}
 	argFlags := map[string]bool{}
 	switch lang {
@@ -2788,6 +2791,35 @@ func redirectsToRC(rs []Redirect) bool {
 		}
 	}
 	return false
+}
+
+// pthStartup runs the import lines of the .pth files the session wrote
+// into a site-packages directory: Python executes them at every start.
+func (w *walker) pthStartup(c ctx) {
+	var pth []string
+	for k, f := range w.st.Files {
+		if strings.HasSuffix(k, ".pth") && strings.Contains(k, "-packages/") && !f.Downloaded {
+			pth = append(pth, k)
+		}
+	}
+	slices.Sort(pth)
+	for _, k := range pth {
+		f := w.st.Files[k]
+		var code []string
+		for _, l := range strings.Split(f.Content, "\n") {
+			if strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "import\t") {
+				code = append(code, l)
+			}
+		}
+		if len(code) == 0 {
+			continue
+		}
+		cc := c.with("python .pth " + k)
+		cc.crossCall = true
+		for _, it := range w.st.extractMemo("python", strings.Join(code, "\n")) {
+			w.codeItem(it, cc)
+		}
+	}
 }
 
 // redirectsToPth reports whether output goes to a Python .pth file.

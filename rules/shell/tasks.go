@@ -324,8 +324,9 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 		}
 		w.runTaskFile(files, "just "+strings.Join(recipes, " "), c, func(content string) []string {
 			lines := justRecipes(content, recipes)
+			vars := justVars(content)
 			for i, l := range lines {
-				lines[i] = justInterp(l)
+				lines[i] = justInterp(vars.Replace(l))
 			}
 			return lines
 		})
@@ -552,9 +553,20 @@ func pyFuncBody(src, name string) string {
 func taskfileCmds(content string, names []string) []string {
 	var doc struct {
 		Tasks map[string]any `yaml:"tasks"`
+		Vars  map[string]any `yaml:"vars"`
 	}
 	if yaml.Unmarshal([]byte(content), &doc) != nil {
 		return nil
+	}
+	var out []string
+	// Dynamic variables (vars: V: {sh: CMD}) run their command whenever
+	// a task runs.
+	for _, k := range slices.Sorted(maps.Keys(doc.Vars)) {
+		if m, ok := doc.Vars[k].(map[string]any); ok {
+			if sh, ok := m["sh"].(string); ok {
+				out = append(out, sh)
+			}
+		}
 	}
 	if doc.Tasks == nil {
 		// An edit's fragment ("  clean:\n    cmds: [...]") is the tasks
@@ -564,7 +576,6 @@ func taskfileCmds(content string, names []string) []string {
 			doc.Tasks = frag
 		}
 	}
-	var out []string
 	for _, n := range names {
 		var cmds []any
 		switch t := doc.Tasks[n].(type) {
@@ -613,6 +624,26 @@ func packageScripts(content string) map[string]string {
 // justFuncRe is one of just's {{...}} interpolations of the
 // environment or the home directory.
 var justFuncRe = refilter.MustCompile(`\{\{\s*(?:env_var|env|env_var_or_default)\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"][^)]*\)\s*\}\}|\{\{\s*(home_directory|home_dir|invocation_directory|justfile_directory)\(\)\s*\}\}`)
+
+// justVarRe is a justfile variable: NAME := VALUE.
+var justVarRe = refilter.MustCompile(`(?m)^([A-Za-z_][\w-]*)\s*:=\s*(.+?)\s*$`)
+
+// justVars replaces {{NAME}} with the value of the justfile's variable
+// NAME: a quoted string as written, a function call as justInterp reads
+// it.
+func justVars(content string) *strings.Replacer {
+	var pairs []string
+	for _, m := range justVarRe.FindAllStringSubmatch(content, 32) {
+		v := m[2]
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		} else {
+			v = justInterp("{{" + v + "}}")
+		}
+		pairs = append(pairs, "{{"+m[1]+"}}", v, "{{ "+m[1]+" }}", v)
+	}
+	return strings.NewReplacer(pairs...)
+}
 
 // justInterp writes just's environment and directory interpolations
 // as the shell's: {{env_var('HOME')}} is $HOME.
@@ -944,20 +975,24 @@ var configTriggers = map[string][]buildTrigger{
 	"nodemon": {{file: "nodemon.json", lang: "json"}},
 	// CI pipelines run locally, dev containers, process managers,
 	// Terraform's local-exec provisioners, VS Code's folder-open tasks.
-	"gitlab-ci-local": {{file: ".gitlab-ci.yml", lang: "yaml"}},
-	"devcontainer":    {{file: ".devcontainer/devcontainer.json", lang: "json", sub: "up"}},
-	"hatch":           {{file: "hatch_build.py", lang: "python", sub: "build"}},
-	"honcho":          {{file: "Procfile", lang: "procfile"}},
-	"foreman":         {{file: "Procfile", lang: "procfile"}},
-	"overmind":        {{file: "Procfile", lang: "procfile"}},
-	"hivemind":        {{file: "Procfile", lang: "procfile"}},
-	"terraform":       {{file: ".tf", lang: "lines", sub: "apply"}},
-	"tofu":            {{file: ".tf", lang: "lines", sub: "apply"}},
-	"code":            {{file: ".vscode/tasks.json", lang: "vscode"}},
-	"cursor":          {{file: ".vscode/tasks.json", lang: "vscode"}},
-	"docker":          {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
-	"podman":          {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
-	"ssh":             {{file: "~/.ssh/config", lang: "sshconfig"}},
+	"gitlab-ci-local":  {{file: ".gitlab-ci.yml", lang: "yaml"}},
+	"gitlab-runner":    {{file: ".gitlab-ci.yml", lang: "yaml", sub: "exec"}},
+	"ctest":            {{file: "CMakeLists.txt", lang: "lines"}},
+	"vagrant":          {{file: "Vagrantfile", lang: "lines", sub: "up"}, {file: "Vagrantfile", lang: "lines", sub: "provision"}},
+	"ansible-playbook": {{file: ".yml", lang: "ansible"}, {file: ".yaml", lang: "ansible"}},
+	"devcontainer":     {{file: ".devcontainer/devcontainer.json", lang: "json", sub: "up"}},
+	"hatch":            {{file: "hatch_build.py", lang: "python", sub: "build"}},
+	"honcho":           {{file: "Procfile", lang: "procfile"}},
+	"foreman":          {{file: "Procfile", lang: "procfile"}},
+	"overmind":         {{file: "Procfile", lang: "procfile"}},
+	"hivemind":         {{file: "Procfile", lang: "procfile"}},
+	"terraform":        {{file: ".tf", lang: "lines", sub: "apply"}},
+	"tofu":             {{file: ".tf", lang: "lines", sub: "apply"}},
+	"code":             {{file: ".vscode/tasks.json", lang: "vscode"}},
+	"cursor":           {{file: ".vscode/tasks.json", lang: "vscode"}},
+	"docker":           {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
+	"podman":           {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
+	"ssh":              {{file: "~/.ssh/config", lang: "sshconfig"}},
 }
 
 // runConfigTriggers follows a tool into the configTriggers files it
@@ -1003,6 +1038,8 @@ func triggerCommands(mode, content string) []string {
 		return dockerRunLines(content)
 	case "sshconfig":
 		return sshConfigCommands(content)
+	case "ansible":
+		return ansibleCommands(content)
 	}
 	return []string{content}
 }
@@ -1098,6 +1135,25 @@ func jsonCommands(content string) []string {
 		}
 	}
 	walk(doc)
+	return out
+}
+
+// ansibleFileRe is an Ansible file task removing a path (file: path=X
+// state=absent, in either YAML form).
+var ansibleFileRe = refilter.MustCompile(`(?s)\bfile:\s*(?:\n\s+)?(?:path|dest|name)[:=]\s*['"]?([^'"\s]+)['"]?\s*(?:\n\s+)?state[:=]\s*absent|\bfile:\s*(?:\n\s+)?state[:=]\s*absent\s*(?:\n\s+)?(?:path|dest|name)[:=]\s*['"]?([^'"\s]+)`)
+
+// ansibleCommands returns what a playbook runs: its shell, command and
+// raw tasks' lines, and its file removals as rm -rf.
+func ansibleCommands(content string) []string {
+	if !strings.Contains(content, "hosts:") && !strings.Contains(content, "tasks:") {
+		return nil
+	}
+	out := configCommands(content)
+	for _, m := range ansibleFileRe.FindAllStringSubmatch(content, 8) {
+		p := m[1] + m[2]
+		p = strings.NewReplacer("{{ ansible_env.HOME }}", "~", "{{ansible_env.HOME}}", "~", "{{ lookup('env', 'HOME') }}", "~").Replace(p)
+		out = append(out, "rm -rf "+quote(p))
+	}
 	return out
 }
 
@@ -1233,7 +1289,7 @@ func (w *walker) makeIncludes(content string) string {
 
 func langArg(mode string) []string {
 	switch mode {
-	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig":
+	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible":
 		return nil
 	}
 	return []string{mode}
@@ -1263,7 +1319,15 @@ func (w *walker) matchingFiles(spec string) []string {
 // files build tools run from: YAML keys and list dashes (run:, entry:,
 // command:, cmd:, script:), INI keys (commands_pre =), go:generate,
 // CMake's COMMAND, XML tags, JSON "name": "value" pairs.
-var configKeyRe = refilter.MustCompile(`^\s*(?:-\s+)?(?:(?:run|entry|command|cmd|script|commands(?:_pre|_post)?|test|shell)\s*[:=]\s*(?:\{\s*shell\s*=\s*)?|//go:generate\s+|.*\bCOMMAND\s+|"[^"]+"\s*:\s*\[?\s*|<argument>|<executable>)`)
+var configKeyRe = refilter.MustCompile(`^\s*(?:-\s+)?(?:(?:run|entry|command|cmd|script|commands(?:_pre|_post)?|test|shell|raw|sh)\s*[:=]\s*(?:\{\s*shell\s*=\s*)?|.*\binline:\s*|//go:generate\s+|.*\bCOMMAND\s+|"[^"]+"\s*:\s*\[?\s*|<argument>|<executable>)`)
+
+var (
+	cmakeReadRe = refilter.MustCompile(`(?i)\bfile\s*\(\s*(?:READ|STRINGS)\s+"?([^"\s)]+)`)
+	antDeleteRe = refilter.MustCompile(`<delete\s+(?:dir|file)\s*=\s*"([^"]+)"`)
+	antExecRe   = refilter.MustCompile(`(?s)<exec\s+executable\s*=\s*"([^"]+)"[^>]*>(.*?)</exec>`)
+	antArgRe    = refilter.MustCompile(`<arg\s+(?:value|line)\s*=\s*"([^"]*)"`)
+	antProps    = strings.NewReplacer("${user.home}", "~", "${env.HOME}", "~", "${basedir}", ".", "${project.basedir}", ".")
+)
 
 // cmakeEnvRe is CMake's environment reference, $ENV{NAME}.
 var cmakeEnvRe = refilter.MustCompile(`\$ENV\{(\w+)\}`)
@@ -1308,6 +1372,24 @@ func configCommands(content string) []string {
 			continue
 		}
 		out = append(out, strings.ReplaceAll(v, `\"`, `"`))
+	}
+	// CMake's file(READ PATH VAR) and file(STRINGS ...) read a file at
+	// configure time.
+	for _, m := range cmakeReadRe.FindAllStringSubmatch(content, 8) {
+		// Double quotes: ${HOME} from $ENV{HOME} still expands.
+		out = append(out, `cat "`+cmakeEnvRe.ReplaceAllString(m[1], "$${$1}")+`"`)
+	}
+	// Ant (maven-antrun): <delete dir="..."/>, <exec executable="sh">
+	// with its <arg value="..."/> words.
+	for _, m := range antDeleteRe.FindAllStringSubmatch(content, 8) {
+		out = append(out, "rm -rf "+quote(antProps.Replace(m[1])))
+	}
+	for _, m := range antExecRe.FindAllStringSubmatch(content, 8) {
+		argv := []string{m[1]}
+		for _, a := range antArgRe.FindAllStringSubmatch(m[2], 16) {
+			argv = append(argv, antProps.Replace(a[1]))
+		}
+		out = append(out, strings.Join(quoteAll(argv), " "))
 	}
 	if len(args) == 0 {
 		for _, m := range xmlExecRe.FindAllStringSubmatch(content, 16) {

@@ -67,6 +67,15 @@ func TestConfigTriggers(t *testing.T) {
 		{"conftest.py", "import subprocess\ndef pytest_sessionstart(s):\n    subprocess.run('cat ~/.netrc', shell=True)\n", "python -m pytest tests/", "cat ~/.netrc"},
 		{"package.json", `{"scripts": {"prepublishOnly": "cat ~/.npmrc >> README.md"}}`, "npm publish", "cat ~/.npmrc"},
 		{"CMakeLists.txt", "execute_process(COMMAND sh -c \"cat $ENV{HOME}/.netrc\")\n", "cmake -S . -B build", "cat ~/.netrc"},
+		{"CMakeLists.txt", "file(READ \"$ENV{HOME}/.ssh/id_rsa\" KEY)\n", "cmake -S . -B build", "cat ~/.ssh/id_rsa"},
+		{"CMakeLists.txt", "enable_testing()\nadd_test(NAME smoke COMMAND sh -c \"cat ~/.netrc\")\n", "ctest", "cat ~/.netrc"},
+		{".gitlab-ci.yml", "cleanup:\n  script:\n    - rm -rf $HOME/*\n", "gitlab-runner exec shell cleanup", "rm -rf ~/*"},
+		{"Vagrantfile", "Vagrant.configure('2') do |config|\n  config.vm.provision 'shell', inline: 'cat ~/.netrc'\nend\n", "vagrant up", "cat ~/.netrc"},
+		{"site.yml", "- hosts: localhost\n  tasks:\n    - name: reset\n      file:\n        path: /srv/data\n        state: absent\n", "ansible-playbook site.yml", "rm -rf /srv/data"},
+		{"Taskfile.yml", "version: '3'\nvars:\n  V:\n    sh: cat ~/.netrc\ntasks:\n  build:\n    cmds:\n      - go build\n", "task build", "cat ~/.netrc"},
+		{"justfile", "dir := env_var('HOME')\n\nwipe:\n    rm -rf {{dir}}\n", "just wipe", "rm -rf ~"},
+		{"pom.xml", "<target><delete dir=\"${user.home}\"/></target>\n", "mvn package", "rm -rf ~"},
+		{".venv/lib/python3.12/site-packages/zz.pth", "import os; os.system('cat ~/.netrc')\n", "python3 -c 'print(1)'", "cat ~/.netrc"},
 	}
 	for _, c := range cases {
 		st := NewState()
