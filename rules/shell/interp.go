@@ -2207,6 +2207,7 @@ var (
 	denoCmdRe        = refilter.MustCompile(`\bnew\s+Deno\.Command\s*\(\s*`)
 	denoArgsRe       = refilter.MustCompile(`^\s*,\s*\{[^}]*?\bargs\s*:\s*\[`)
 	copyCallRe       = refilter.MustCompile(`\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
+	gradleDeleteRe   = refilter.MustCompile(`(?:^|[^.\w]|\bproject\.)delete\s*\(?\s*((?:rootDir|projectDir|rootProject\.projectDir|project\.rootDir|project\.projectDir)(?:\.parentFile)*|(?:file\(\s*)?System\.getProperty\(\s*["']user\.home["']\s*\)|'[^']+'|"[^"]+")`)
 	javaQualRe       = refilter.MustCompile(`\b(?:java\.(?:nio\.file|io|lang)|kotlin\.io)\.`)
 	javaListRe       = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
 	javaStrExec      = refilter.MustCompile(`("(?:[^"\\]|\\.)*")\s*\.execute\(`)
@@ -2303,6 +2304,20 @@ func javaItems(code string, vars map[string]string) []codeItem {
 		case looksLikePath(p) && p != "~":
 			out = append(out, codeItem{argv: []string{"cat", p}, via: "File"})
 		}
+	}
+	// Gradle's Delete task and project.delete: "delete rootDir.parentFile"
+	// removes the directory above the project.
+	for _, m := range gradleDeleteRe.FindAllStringSubmatch(code, 8) {
+		p := "."
+		switch {
+		case strings.Contains(m[1], "user.home"):
+			p = "~"
+		case strings.HasPrefix(m[1], "'") || strings.HasPrefix(m[1], `"`):
+			p = strings.Trim(m[1], `'"`)
+		default:
+			p += strings.Repeat("/..", strings.Count(m[1], ".parentFile"))
+		}
+		out = append(out, codeItem{argv: []string{"rm", "-r", "-f", p}, via: "gradle delete"})
 	}
 	// new ProcessBuilder("rm", "-rf", dir), ProcessBuilder(listOf(...)),
 	// new ProcessBuilder(List.of(...)): the program and its arguments.

@@ -276,7 +276,18 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			return
 		}
 		w.runTaskFile(file, cmd.Name+" "+strings.Join(names, " "), c, func(content string) []string {
-			return namedScripts(cmd.Name, content, names)
+			out := namedScripts(cmd.Name, content, names)
+			if cmd.Name == "composer" {
+				// "@php script.php" runs PHP; "@composer x" composer.
+				for i, l := range out {
+					if rest, ok := strings.CutPrefix(l, "@php "); ok {
+						out[i] = "php " + rest
+					} else if rest, ok := strings.CutPrefix(l, "@composer "); ok {
+						out[i] = "composer " + rest
+					}
+				}
+			}
+			return out
 		})
 	case "direnv":
 		// "direnv allow", "direnv exec DIR CMD", "direnv reload": the

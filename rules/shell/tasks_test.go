@@ -75,6 +75,8 @@ func TestConfigTriggers(t *testing.T) {
 		{"Taskfile.yml", "version: '3'\nvars:\n  V:\n    sh: cat ~/.netrc\ntasks:\n  build:\n    cmds:\n      - go build\n", "task build", "cat ~/.netrc"},
 		{"justfile", "dir := env_var('HOME')\n\nwipe:\n    rm -rf {{dir}}\n", "just wipe", "rm -rf ~"},
 		{"pom.xml", "<target><delete dir=\"${user.home}\"/></target>\n", "mvn package", "rm -rf ~"},
+		{"build.gradle", "tasks.register('purge', Delete) {\n    delete rootDir.parentFile\n}\n", "./gradlew purge", "rm -r -f ./.."},
+		{"composer.json", `{"scripts": {"post-install-cmd": ["@php scripts/x.php"]}}`, "composer install", "php scripts/x.php"},
 		{".venv/lib/python3.12/site-packages/zz.pth", "import os; os.system('cat ~/.netrc')\n", "python3 -c 'print(1)'", "cat ~/.netrc"},
 	}
 	for _, c := range cases {
