@@ -377,7 +377,7 @@ var envSelectors = []string{"RAILS_ENV", "RACK_ENV", "APP_ENV", "NODE_ENV", "MIX
 	"FLASK_ENV", "ENV", "ENVIRONMENT", "STAGE", "DATABASE_URL", "DB_URL", "DATABASE_URI",
 	"SQLALCHEMY_URL", "SQLALCHEMY_DATABASE_URI", "DB_HOST", "PGHOST", "MYSQL_HOST", "PGDATABASE", "MYSQL_DATABASE", "FIRESTORE_EMULATOR_HOST", "DJANGO_SETTINGS_MODULE",
 	"AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "AIRFLOW__CORE__SQL_ALCHEMY_CONN", "TF_WORKSPACE", "GIT_STASHED",
-	"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_PROFILE"}
+	"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_PROFILE", "KUBECONFIG"}
 
 func isSelector(name string) bool {
 	for _, s := range envSelectors {
@@ -2371,6 +2371,16 @@ func containerExec(prog string, f []string) []string {
 					return argv[2:]
 				}
 				return hostPaths(argv, "/host")
+			}
+		}
+		return nil
+	}
+	if prog == "kubectl" && len(f) > 1 && f[0] == "debug" && slices.ContainsFunc(f, func(a string) bool { return strings.HasPrefix(a, "--target") }) {
+		// kubectl debug POD --target=CONTAINER -- CMD: CMD runs beside
+		// the running container, in its process namespace, as exec.
+		for i, a := range f {
+			if a == "--" && i+1 < len(f) {
+				return f[i+1:]
 			}
 		}
 		return nil
