@@ -1398,6 +1398,11 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				}
 			}
 			nr := newRaw(rest)
+			if off := len(args.fields) - len(rest); off >= 0 && len(args.srcs) == len(args.fields) {
+				// What the words came from travels with them: "kubectl
+				// exec POD -- sh -c "$(curl URL)"" runs what curl fetched.
+				copy(nr.srcs, args.srcs[off:])
+			}
 			// "kubectl exec -i POD -- sh < script": the command in the
 			// container reads exec's standard input.
 			w.emit(nr, c.with(label), in)
