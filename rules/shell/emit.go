@@ -713,7 +713,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	name := cmd.Name
 	w.compiled(cmd, args.fields, c)
 	if configTriggers[name] != nil && len(w.st.Files) > 0 {
-		w.runConfigTriggers(cmd, c)
+		w.runTriggers(configTriggers[name], cmd, c)
 	}
 	if n := len(cmd.Wrappers); n > 0 && (cmd.Wrappers[n-1] == "pdm" || cmd.Wrappers[n-1] == "hatch") {
 		// "pdm run NAME", "hatch run NAME": a script pyproject.toml

@@ -247,17 +247,7 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 		// Build and test tools that run code or commands from a project
 		// file the session wrote or edited (Rakefile, conftest.py,
 		// build.rs, tox.ini, a workflow run locally by act, ...).
-		if trig := buildTriggers[cmd.Name]; trig != nil {
-			for _, tf := range trig {
-				if tf.sub != "" && !slices.Contains(args, tf.sub) {
-					continue
-				}
-				mode := tf.lang
-				w.runTaskFile(w.matchingFiles(tf.file), cmd.Name+" ("+tf.file+")", c, func(content string) []string {
-					return triggerCommands(mode, content)
-				}, langArg(mode)...)
-			}
-		}
+		w.runTriggers(buildTriggers[cmd.Name], cmd, c)
 		if cmd.Name == "pytest" || cmd.Name == "py.test" {
 			// The test modules pytest collects are code it runs: the files
 			// named, or under the directories named, or (with no
@@ -1006,10 +996,10 @@ var configTriggers = map[string][]buildTrigger{
 	"ssh":              {{file: "~/.ssh/config", lang: "sshconfig"}},
 }
 
-// runConfigTriggers follows a tool into the configTriggers files it
-// runs.
-func (w *walker) runConfigTriggers(cmd *Command, c ctx) {
-	for _, tf := range configTriggers[cmd.Name] {
+// runTriggers follows a tool into the trigger files it runs that the
+// session wrote.
+func (w *walker) runTriggers(trig []buildTrigger, cmd *Command, c ctx) {
+	for _, tf := range trig {
 		if tf.sub != "" && !slices.Contains(cmd.Args, tf.sub) {
 			continue
 		}
