@@ -125,13 +125,19 @@ func (v *cmdView) np(p string) string {
 			// home that the agent went to itself is a container of
 			// projects, not one project's workspace.
 			v.c.DirByCd && strings.HasPrefix(nd, "~/"))
-		if climbs || nd == "/" || nd == "~" || top {
+		if climbs || nd == "/" || nd == "~" || top || systemDirs[nd] {
 			n = normPath(nd + "/" + n)
 		}
 	}
 	v.norm[p] = n
 	return n
 }
+
+// systemDirs are system directories whose entries are system data,
+// never a project's output: "cd /var/lib && rm -rf docker mysql" deletes
+// /var/lib/docker and /var/lib/mysql.
+var systemDirs = map[string]bool{"/var/lib": true, "/var/log": true, "/usr/lib": true, "/usr/share": true, "/usr/bin": true, "/usr/sbin": true,
+	"/usr/local": true, "/usr/local/bin": true, "/usr/local/lib": true, "/lib": true, "/lib64": true, "/etc/ssl": true, "/etc/systemd": true}
 
 // npRead is the path a command reads: a relative path is always taken
 // from the known working directory ("cd ~/.aws" then "cat credentials"),
