@@ -37,7 +37,7 @@ var (
 	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*(?:_|err))?\s*:?=\s*`)
 	rmtreeRe        = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
 	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*|\bunlink\s+glob\s*\(\s*`)
-	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|os\.OpenFile|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|File\.binread|IO\.binread|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
+	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|os\.OpenFile|File\.readlines|IO\.readlines|CURLFile|curl_file_create|upload_file|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|File\.binread|IO\.binread|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
 	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
 	decoderRe       = refilter.MustCompile(`strrev\(|array_map\(\s*["']chr|sprintf\(\s*["'][^"']*%c|b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
 	netReadRe       = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
@@ -86,12 +86,12 @@ var (
 	// Environment variables read by code: os.environ["X"],
 	// os.environ.get("X"), os.getenv("X"), process.env.X, ENV["X"],
 	// $ENV{X}, getenv("X"), System.getenv("X").
-	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|Sys\.getenv\(\s*|Deno\.env\.get\(\s*|System\.getenv\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}|(?:\bstd::)?\benv::var(?:_os)?\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?`)
+	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|os\.Getenv\(\s*|Sys\.getenv\(\s*|Deno\.env\.get\(\s*|System\.getenv\(\s*|Environment\.GetEnvironmentVariable\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}|(?:\bstd::)?\benv::var(?:_os)?\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?`)
 	// Code that evaluates its own standard input:
 	// exec(sys.stdin.read()), eval(fs.readFileSync(0)), eval(STDIN.read).
 	stdinEvalRe = refilter.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
 	// Code that writes to its output.
-	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|console\.(?:log|error|info|dir|warn|debug)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint|logging\.(?:info|warning|error|debug|critical)|logger\.(?:info|warning|warn|error|debug))\b|\b(?:cat|message|writeLines)\s*\(`)
+	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|fmt\.(?:Print|Println|Printf|Fprintf|Fprintln)|Console\.(?:Write|WriteLine)|System\.out\.(?:print|println|printf)|console\.(?:log|error|info|dir|warn|debug)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint|logging\.(?:info|warning|error|debug|critical)|logger\.(?:info|warning|warn|error|debug))\b|\b(?:cat|message|writeLines)\s*\(|(?:^|[;{\n])\s*p\s+`)
 	// A socket connected out with the process's stdio or a shell tied
 	// to it: a reverse shell.
 	revShellRe = refilter.MustCompile(`(?s)/inet/tcp/\d+/[^"/]+/\d+.{0,300}\|&|\bnet\.Dial(?:Timeout)?\(.{0,600}(?:/bin/(?:ba|z)?sh|exec\.Command\(\s*"(?:ba|z)?sh")|socket.{0,300}connect.{0,400}(?:dup2|pty\.spawn|/bin/(?:ba|z)?sh|cmd\.exe|exec\s*\(|spawn\s*\()|(?:\bnet\.connect\(|require\(\s*['"]net['"]\s*\)\.connect\(|\bnew\s+net\.Socket\(|IO::Socket::INET|TCPSocket\.(?:new|open)|\bfsockopen\().{0,400}(?:%x[({]|\bIO\.popen\(|/bin/(?:ba|z)?sh|\b(?:spawn|exec|popen|proc_open|system)\s*\(\s*['"](?:ba|z)?sh\b|cmd\.exe|open\s*\(\s*STDIN)|\bspawn\(\s*['"](?:/bin/)?(?:ba|z)?sh['"].{0,400}(?:\bnet\.connect\(|\bnew\s+net\.Socket\(|\.connect\(\s*\d+\s*,)`)
@@ -563,7 +563,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 					add(codeItem{argv: []string{"tee", p}, via: via + " " + callee, text: clip(code[m[0]:], 200)})
 					continue
 				}
-				if strings.HasPrefix(mode, ",") {
+				if strings.HasPrefix(mode, ",") && callee != "upload_file" && callee != "CURLFile" && callee != "curl_file_create" {
 					m2, _, _ := readStrExpr(strings.TrimLeft(mode[1:], " \t"), vars)
 					if strings.ContainsAny(m2, "wa") {
 						// open(p, "a").write("..."), or "with open(p, 'a') as f:"
@@ -905,6 +905,16 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			continue
 		}
 		body, k, ok := readStrExpr(after, vars)
+		if !ok && publicPathRe.MatchString(p) {
+			// A secret from the environment written into a file the site
+			// serves or the repository publishes (public/, static/,
+			// wwwroot/, README.md): printed for anyone to read.
+			for _, em := range envRefRe.FindAllStringSubmatch(callArg(after), 8) {
+				if name := em[1] + em[2] + em[3] + em[4] + em[5]; secretEnvNameRe.MatchString(name) {
+					add(codeItem{argv: []string{"printenv", name}, via: via + " public file " + p, text: clip(code[m[0]:], 200)})
+				}
+			}
+		}
 		if !ok {
 			// fs.writeFileSync(p, txt) after txt = await (await
 			// fetch(URL)).text(): the file is a download.
@@ -1068,16 +1078,32 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		}
 		for _, ix := range envRefRe.FindAllStringSubmatchIndex(stmt, 4) {
 			before := stmt[max(0, ix[0]-8):ix[0]]
-			after := stmt[ix[1]:min(len(stmt), ix[1]+8)]
+			// Past the call's own closing parenthesis: getenv("X") != null.
+			after := strings.TrimLeft(stmt[ix[1]:min(len(stmt), ix[1]+10)], ") ]")
 			if strings.Contains(before, "if ") || strings.Contains(before, "len(") || strings.Contains(before, "bool(") || strings.Contains(before, "nchar(") || strings.Contains(before, "nzchar(") || strings.Contains(before, "length(") || strings.HasPrefix(after, ".length") || strings.Contains(before, "not ") ||
 				strings.Contains(before, "Boolean(") || strings.Contains(before, "!!") || strings.Contains(before, "typeof ") || strings.HasSuffix(strings.TrimSpace(before), "!") ||
-				strings.HasPrefix(strings.TrimSpace(after), "else") || strings.HasPrefix(strings.TrimSpace(after), "is ") || strings.HasPrefix(strings.TrimSpace(after), "==") || strings.HasPrefix(strings.TrimSpace(after), "!=") || strings.HasPrefix(strings.TrimSpace(after), "?") {
+				strings.HasPrefix(strings.TrimSpace(after), "else") || strings.HasPrefix(strings.TrimSpace(after), "is ") || strings.HasPrefix(strings.TrimSpace(after), "==") || strings.HasPrefix(strings.TrimSpace(after), "!=") || strings.HasPrefix(strings.TrimSpace(after), "?") ||
+				lengthAfterRe.MatchString(stmt[ix[1]:min(len(stmt), ix[1]+24)]) {
 				// A test of the variable, not its value.
 				continue
 			}
 			e := stmt[ix[0]:ix[1]]
 			sm := envRefRe.FindStringSubmatch(e)
 			add(codeItem{argv: []string{"printenv", sm[1] + sm[2] + sm[3] + sm[4] + sm[5]}, via: via + " env", text: clip(code[m[0]:], 200)})
+		}
+	}
+	// A secret a library hands over, printed: a cloud SDK's token or
+	// keys, a secret manager's payload, a keyring password, a dotenv
+	// file parsed (c.token, get_token(...).token, access_secret_version,
+	// Dotenv.parse(".env")).
+	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
+		stmt := code[m[1]:]
+		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
+			stmt = stmt[:i]
+		}
+		if sm := secretExprRe.FindStringIndex(stmt); sm != nil && !lengthAfterRe.MatchString(stmt[sm[1]:]) && !presenceTestRe.MatchString(stmt) && !namesOrExampleRe.MatchString(stmt) {
+			add(codeItem{argv: []string{"secret-print", strings.TrimSpace(stmt[sm[0]:sm[1]])}, via: via + " print", text: clip(code[m[0]:], 200)})
+			break
 		}
 	}
 	// The whole environment printed: print(os.environ), console.log(
@@ -1957,6 +1983,17 @@ var (
 	// metaCallRe ends the code before a path expression that is the
 	// argument of a call looking only at the file's existence or metadata.
 	metaCallRe = refilter.MustCompile(`\b(?:exists|isfile|isdir|islink|lexists|getsize|getmtime|getctime|stat|lstat|access|existsSync|statSync|lstatSync|accessSync|file_exists|is_file|is_dir|is_readable|filesize|filemtime|exist\?|file\?|size\?|directory\?)\s*\(\s*$`)
+	// publicPathRe is a file a web site serves or a repository shows.
+	publicPathRe = refilter.MustCompile(`(?i)(^|/)(public|static|wwwroot|www|htdocs|dist|docs)/|(^|/)README(\.\w+)?$|\.md$`)
+	// secretEnvNameRe is an environment variable named as a secret.
+	secretEnvNameRe = refilter.MustCompile(`(?i)secret|token|passw|pwd|api_?key|private|credential|database_url|_dsn$|_uri$`)
+	// secretExprRe is an expression whose value is a secret a library
+	// fetched or decrypted; lengthAfterRe follows one whose length, not
+	// value, is used; presenceTestRe is a statement that only tests it.
+	secretExprRe     = refilter.MustCompile(`(?i)\bget_token\([^)]*\)\.token\b|\bgetToken\(|\b[a-z_]\w*\.token\b|\baccess_secret_version\(|\bread_secret_version\(|\bread_secret\(|\.secret_access_key\b|\.secretAccessKey\b|\bget_password\(|\bgetPassword\(|\bGetNetworkCredential\(\)\.Password|\bDotenv\.(parse|load)\(|\bdotenv\b[^)]*\)\.config\(\)\.parsed|\bconfig\(\)\.parsed\b|\bRails\.application\.credentials\b|\bcredentials\.config\b|\bGetSecretValue\b|\bSecretString\b|\.payload\.data\b`)
+	lengthAfterRe    = refilter.MustCompile(`^[)\]'"|\s]*(?:\.length|\.len\(\)|\.Length|\.size\b|\.count\b|\)\s*\.length)`)
+	namesOrExampleRe = refilter.MustCompile(`\.keys\b|\.(example|sample|template|dist)\b`)
+	presenceTestRe   = refilter.MustCompile(`(?i)\b(len|bool|nchar|isset|empty|strlen|length)\s*\(|!==?|===?|\bis\s+(not\s+)?None\b|\?\s*['"]|\bif\b|\bnull\b|\bnil\b|['"](set|present|missing|stored|configured|ok)['"]`)
 	// printedPathRe ends the code before a path expression printed as
 	// it is.
 	printedPathRe = refilter.MustCompile(`\b(?:print|puts|console\.log)\s*\(\s*$`)
@@ -2003,7 +2040,8 @@ func listingOnly(code, after string) bool {
 // after "cd ~/.ssh", open('id_rsa') reads the key.
 func openedName(callee, p string) bool {
 	switch callee {
-	case "open", "io.open", "codecs.open", "fopen", "readFileSync", "readFile", "File.read", "IO.read", "file_get_contents", "readLines", "readfile":
+	case "open", "io.open", "codecs.open", "fopen", "readFileSync", "readFile", "File.read", "IO.read", "file_get_contents", "readLines", "readfile",
+		"upload_file", "CURLFile", "curl_file_create", "File.readlines", "IO.readlines":
 		return p != "" && len(p) < 128 && !strings.ContainsAny(p, " \t\n\x00*?") && !Unknown(p)
 	}
 	return false
