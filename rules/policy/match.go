@@ -864,6 +864,13 @@ func (m *Matcher) readHit(v *cmdView) bool {
 		if v.copyOfPublic(m, p) {
 			continue
 		}
+		// file:///home/dev/.aws/credentials, as browsers and fetchers
+		// take it, is the file; a one-character class (.env.exampl[e])
+		// is that character.
+		p = strings.TrimPrefix(p, "file://")
+		if strings.Contains(p, "[") {
+			p = singleClassRe.ReplaceAllString(p, "$1")
+		}
 		np := v.npRead(p)
 		if anyGlob(m.reads, np) && !anyGlob(m.except, np) {
 			return true
@@ -956,6 +963,9 @@ func namedSettingsGrep(v *cmdView) bool {
 	}
 	return true
 }
+
+// singleClassRe is a glob character class of one character ([e]).
+var singleClassRe = refilter.MustCompile(`\[([^\]^!\\])\]`)
 
 // listing is cloudListing for the view's command, computed once.
 func (v *cmdView) listing() string {

@@ -642,11 +642,21 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 					src = o
 				}
 				w.st.setOrigin(dst, src)
+				// Named also by its full path when the directory is known
+				// ("cd /tmp && ln -s ~/.netrc n", then "cat /tmp/n").
+				full := ""
+				if cwd := w.st.Cwd; (strings.HasPrefix(cwd, "/") || strings.HasPrefix(cwd, "~")) && !strings.HasPrefix(dst, "/") && !strings.HasPrefix(dst, "~") && !Unknown(dst) {
+					full = path.Join(cwd, dst)
+					w.st.setOrigin(full, src)
+				}
 				if c.Name == "ln" || c.Name == "mv" {
 					// A link or the moved original: deleting through it
 					// deletes the original ("ln -s ~ build", then "rm -rf
 					// build/*"); a copy is only a copy.
 					w.st.setLink(dst, src)
+					if full != "" {
+						w.st.setLink(full, src)
+					}
 				}
 			}
 		}
