@@ -381,6 +381,17 @@ func rot13(s string) string {
 // curlArgOpts are curl's short options that take a value.
 const curlArgOpts = "AbcCdDeEFHKmoPQrtTuUwxXyYz"
 
+// archiveStem is an archive's name without its archive extensions, or
+// "" when it has none.
+func archiveStem(name string) string {
+	for _, ext := range []string{".tar.gz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tgz", ".txz", ".tbz2", ".tar", ".zip"} {
+		if stem, ok := strings.CutSuffix(name, ext); ok && stem != "" {
+			return stem
+		}
+	}
+	return ""
+}
+
 // Downloaders fetch from the network.
 var downloaders = map[string]bool{
 	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true,
@@ -456,6 +467,16 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 		// download too, so running a file from there later is
 		// download-then-run. Unpacking into the working directory is
 		// left alone: that would make every later ./script a download.
+		if archive, dir, ok := unpackTarget(c.Name, a); ok && (dir == "" || dir == "." || dir == "./") && archive != "" && archive != "-" {
+			// A downloaded tarball unpacked here: its top directory,
+			// named after it by convention (kit-2.1.tar.gz holds kit-2.1/),
+			// is the download's.
+			if _, f := w.st.LookupFile(archive); f != nil && f.Downloaded {
+				if stem := archiveStem(path.Base(archive)); stem != "" {
+					w.st.DownloadDir(stem, f.From)
+				}
+			}
+		}
 		if archive, dir, ok := unpackTarget(c.Name, a); ok && dir != "" && dir != "." && dir != "./" {
 			from := ""
 			if archive == "-" || archive == "" {
@@ -603,6 +624,26 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 				// "gh auth token | tee t": t holds the secret, as with ">".
 				if o := secretSource(strings.Fields(src.Text)); o != "" {
 					w.st.setOrigin(x, o)
+				}
+			}
+		}
+	case "scp", "rsync":
+		// Copied from another host: the local copy holds what that host
+		// served, a download ("scp ops@h:/srv/p.sh /tmp/p.sh").
+		var ops []string
+		for _, x := range a {
+			if !strings.HasPrefix(x, "-") {
+				ops = append(ops, x)
+			}
+		}
+		if n := len(ops); n >= 2 && !strings.Contains(ops[n-1], ":") {
+			for _, src := range ops[:n-1] {
+				if h, _, ok := strings.Cut(src, ":"); ok && h != "" && !strings.Contains(h, "/") {
+					dst := ops[n-1]
+					if strings.HasSuffix(dst, "/") || dst == "." {
+						dst = path.Join(dst, path.Base(src))
+					}
+					w.st.Download(dst, c.String())
 				}
 			}
 		}
