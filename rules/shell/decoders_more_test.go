@@ -267,6 +267,13 @@ func TestMoreLanguageIdioms(t *testing.T) {
 		{`rm -r -fo C:\Windows\System32`, "rm", "-r -f /Windows/System32"},
 		{`powershell -NoProfile -Command "Remove-Item -Path $env:TEMP\vite-cache -Recurse -Force"`, "rm", "-r -f /tmp/vite-cache"},
 		{`wp eval 'shell_exec("rm -rf " . getenv("HOME") . "/*");'`, "rm", "-rf ~/*"},
+		// Round 196's decoders: base32, octal escapes, awk's %c, PHP and
+		// Ruby glob deletes.
+		{`mysql -h db-prod -e "$(echo IRJE6UBAIRAVIQKCIFJUKIDTNBXXAOY= | base32 -d)"`, "mysql", "-h db-prod -e DROP DATABASE shop;"},
+		{`perl -e 'system("\162\155 -rf \176")'`, "rm", "-rf ~"},
+		{`awk 'BEGIN{printf "%c%c -rf ~%c",114,109,10}' | sh`, "rm", "-rf ~"},
+		{`php -r 'array_map("unlink", glob(getenv("HOME")."/*"));'`, "rm", "-f ~/*"},
+		{`ruby -rfileutils -e 'Dir.glob(File.expand_path("~/*")).each { |f| FileUtils.rm_rf(f) }'`, "rm", "-r -f ~/*"},
 		// Secrets a library hands over, printed; the environment sent
 		// out; secret files uploaded or read by other spellings.
 		{`python3 -c "import google.auth; c, _ = google.auth.default(); print(c.token)"`, "secret-print", ""},
@@ -300,6 +307,15 @@ func TestMoreLanguageIdioms(t *testing.T) {
 		t.Errorf("%s: a printed path read as a read", src)
 	}
 	wantWalked(t, `python3 -c "from pathlib import Path; print(Path('~/.aws/credentials').read_text())"`, "cat", "~/.aws/credentials")
+	// Decoded text printed, not run; a walk deleting one kind of file.
+	for _, src := range []string{
+		`node -e "console.log(Buffer.from('cm0gLXJmIH4=','base64').toString())"`,
+		`python3 -c "import os;[os.remove(os.path.join(r,f)) for r,_,fs in os.walk('.') for f in fs if f.endswith('.pyc')]"`,
+	} {
+		if walked(src, "rm", "") {
+			t.Errorf("%s: read as a delete", src)
+		}
+	}
 	// Tests of a secret's presence print no secret.
 	for _, src := range []string{
 		`python3 -c "import keyring; print('stored' if keyring.get_password('pypi', 'd') else 'missing')"`,

@@ -480,6 +480,19 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				}
 			}
 		}
+		// PHP's array_map("unlink", glob(P)) and Ruby's Dir.glob(P).each
+		// { |f| FileUtils.rm_rf(f) }: every match of P deleted.
+		for _, m := range globDeleteRe.FindAllStringSubmatchIndex(code, 8) {
+			if m[2] >= 0 {
+				if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
+					add(codeItem{argv: []string{"rm", "-f", p}, via: via + " unlink glob", text: clip(code[m[0]:], 200)})
+				}
+				continue
+			}
+			if p, n, ok := readPathExpr(code[m[1]:], vars); ok && rubyEachDeleteRe.MatchString(head(code[m[1]+n:], 200)) {
+				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " glob each rm_rf", text: clip(code[m[0]:], 200)})
+			}
+		}
 		for _, m := range deleteRecRe.FindAllStringSubmatchIndex(code, 8) {
 			if p, ok := vars[code[m[2]:m[3]]]; ok && (looksLikePath(p) || p == "~") {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " deleteRecursively", text: clip(code[m[0]:], 200)})
@@ -763,7 +776,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	// Path.home().rglob("*") / os.walk(home) with unlink or rmtree in the
 	// same code: a loop deleting what the walk yields.
-	if deleteCallRe.MatchString(code) {
+	if deleteCallRe.MatchString(code) && !walkFilterRe.MatchString(code) {
 		for _, m := range walkRe.FindAllStringSubmatchIndex(code, 4) {
 			recv := code[m[2]:m[3]]
 			p, ok := vars[recv]
@@ -973,6 +986,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		}
 	}
 	for _, m := range bufB64Re.FindAllStringSubmatch(code, -1) {
+		if printOnly {
+			break
+		}
 		if dec, ok := decodeB64(m[2]); ok && printable(dec) {
 			add(codeItem{shell: dec, via: via + " base64"})
 		}
@@ -1955,12 +1971,22 @@ func unescape(s string) string {
 				}
 			}
 			b.WriteByte('x')
+		case '0', '1', '2', '3':
+			// \162: an octal byte (Perl, PHP, awk, C strings).
+			if i+2 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) {
+				b.WriteByte((s[i]-'0')<<6 | (s[i+1]-'0')<<3 | (s[i+2] - '0'))
+				i += 2
+				continue
+			}
+			b.WriteByte(s[i])
 		default:
 			b.WriteByte(s[i])
 		}
 	}
 	return b.String()
 }
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
 func hexByte(s string) (byte, bool) {
 	var v byte
@@ -1992,6 +2018,11 @@ var (
 	// value, is used; presenceTestRe is a statement that only tests it.
 	secretExprRe     = refilter.MustCompile(`(?i)\bget_token\([^)]*\)\.token\b|\bgetToken\(|\b[a-z_]\w*\.token\b|\baccess_secret_version\(|\bread_secret_version\(|\bread_secret\(|\.secret_access_key\b|\.secretAccessKey\b|\bget_password\(|\bgetPassword\(|\bGetNetworkCredential\(\)\.Password|\bDotenv\.(parse|load)\(|\bdotenv\b[^)]*\)\.config\(\)\.parsed|\bconfig\(\)\.parsed\b|\bRails\.application\.credentials\b|\bcredentials\.config\b|\bGetSecretValue\b|\bSecretString\b|\.payload\.data\b`)
 	lengthAfterRe    = refilter.MustCompile(`^[)\]'"|\s]*(?:\.length|\.len\(\)|\.Length|\.size\b|\.count\b|\)\s*\.length)`)
+	globDeleteRe     = refilter.MustCompile(`\barray_map\(\s*['"](unlink|rmdir)['"]\s*,\s*glob\(\s*|\bDir\.glob\(\s*`)
+	rubyEachDeleteRe = refilter.MustCompile(`^\)?\s*\.each\s*(?:\{|do)\s*\|\w+\|\s*(?:FileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry)|File\.delete|FileUtils\.rm_f)\b`)
+	// walkFilterRe is a name or type test in a walk: the loop deletes
+	// what it selects (f.endswith('.pyc')), not everything.
+	walkFilterRe     = refilter.MustCompile(`\.endswith\(|\bfnmatch\b|\.suffix\s*(==|in)\b|\.match\(|\.search\(|\bglob\(\s*['"]\*\.|\.extname\(|\bendsWith\(`)
 	namesOrExampleRe = refilter.MustCompile(`\.keys\b|\.(example|sample|template|dist)\b`)
 	presenceTestRe   = refilter.MustCompile(`(?i)\b(len|bool|nchar|isset|empty|strlen|length)\s*\(|!==?|===?|\bis\s+(not\s+)?None\b|\?\s*['"]|\bif\b|\bnull\b|\bnil\b|['"](set|present|missing|stored|configured|ok)['"]`)
 	// printedPathRe ends the code before a path expression printed as

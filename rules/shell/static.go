@@ -2,6 +2,7 @@ package shell
 
 import (
 	"compress/gzip"
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"io"
@@ -26,6 +27,13 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		}
 	}
 	switch name {
+	case "awk", "gawk", "mawk", "nawk":
+		// awk 'BEGIN{print "..."}' and printf with %c codes: a program
+		// that reads nothing prints what it spells.
+		if len(args) == 1 {
+			return awkBeginOut(args[0])
+		}
+		return "", false
 	case "echo":
 		nl, esc := true, false
 		i := 0
@@ -122,6 +130,21 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 			return "", false
 		}
 		return decodeB64(in.content)
+	case "base32", "gbase32":
+		if !contains(args, "-d") && !contains(args, "--decode") && !contains(args, "-D") {
+			return "", false
+		}
+		if in2, ok := fileInput(args, st); ok {
+			in = in2
+		}
+		if !in.known {
+			return "", false
+		}
+		out, err := base32.StdEncoding.DecodeString(strings.TrimSpace(strings.ReplaceAll(in.content, "\n", "")))
+		if err != nil || !printable(string(out)) {
+			return "", false
+		}
+		return string(out), true
 	case "gunzip", "zcat", "gzip":
 		if name == "gzip" && !contains(args, "-d") && !contains(args, "-dc") && !contains(args, "-cd") && !contains(args, "--decompress") {
 			return "", false
@@ -928,4 +951,69 @@ func fileInput(args []string, st *State) (stdinInfo, bool) {
 		return stdinInfo{}, false
 	}
 	return stdinInfo{content: f.Content, known: true}, true
+}
+
+// awkBeginRe is an awk program made of a BEGIN block only.
+var awkBeginRe = refilter.MustCompile(`(?s)^\s*BEGIN\s*\{(.*)\}\s*$`)
+
+// awkPrintRe is one print or printf statement with a literal format and
+// literal or numeric arguments.
+var awkPrintRe = refilter.MustCompile(`^\s*(printf|print)\s*\(?\s*"((?:[^"\\]|\\.)*)"((?:\s*,\s*(?:[0-9]+|"(?:[^"\\]|\\.)*"))*)\s*\)?\s*$`)
+
+// awkBeginOut computes what a BEGIN-only awk program of literal print and
+// printf statements writes (%c of a number is that character).
+func awkBeginOut(prog string) (string, bool) {
+	m := awkBeginRe.FindStringSubmatch(prog)
+	if m == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, stmt := range strings.Split(m[1], ";") {
+		if strings.TrimSpace(stmt) == "" {
+			continue
+		}
+		pm := awkPrintRe.FindStringSubmatch(stmt)
+		if pm == nil {
+			return "", false
+		}
+		var vals []string
+		for _, a := range strings.Split(pm[3], ",")[1:] {
+			vals = append(vals, strings.TrimSpace(a))
+		}
+		text := unescape(pm[2])
+		if pm[1] == "print" {
+			b.WriteString(text + "\n")
+			continue
+		}
+		k := 0
+		for i := 0; i < len(text); i++ {
+			if text[i] != '%' || i+1 == len(text) {
+				b.WriteByte(text[i])
+				continue
+			}
+			i++
+			if text[i] == '%' {
+				b.WriteByte('%')
+				continue
+			}
+			if k >= len(vals) {
+				return "", false
+			}
+			v := vals[k]
+			k++
+			switch text[i] {
+			case 'c':
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 || n > 127 {
+					return "", false
+				}
+				b.WriteByte(byte(n))
+			case 's', 'd':
+				b.WriteString(strings.Trim(v, `"`))
+			default:
+				return "", false
+			}
+		}
+	}
+	return b.String(), true
 }
