@@ -527,6 +527,9 @@ const grepValueOpts = "efmABCgtTMjd"
 
 // ParseGrep reads a grep-like command's arguments.
 func ParseGrep(name string, args []string) GrepOptions {
+	if n := strings.ToLower(name); n == "findstr" || n == "findstr.exe" {
+		return parseFindstr(args)
+	}
 	o := GrepOptions{ERE: name == "egrep" || name == "rg", Fixed: name == "fgrep"}
 	operand := true
 	for i := 0; i < len(args); i++ {
@@ -612,6 +615,36 @@ func ParseGrep(name string, args []string) GrepOptions {
 			} else {
 				o.Files = append(o.Files, a)
 			}
+		}
+	}
+	return o
+}
+
+// parseFindstr reads cmd.exe's findstr: /I ignores case, /V inverts, /C:
+// gives one literal string, /R makes patterns regular expressions,
+// /M lists names; otherwise the first operand holds space-separated
+// words, any of which selects a line.
+func parseFindstr(args []string) GrepOptions {
+	o := GrepOptions{Fixed: true}
+	havePattern := false
+	for _, a := range args {
+		la := strings.ToLower(a)
+		switch {
+		case strings.HasPrefix(la, "/c:"):
+			o.Patterns, havePattern = append(o.Patterns, a[3:]), true
+		case la == "/i":
+			o.IgnoreCase = true
+		case la == "/v":
+			o.Invert = true
+		case la == "/r":
+			o.Fixed, o.ERE = false, true
+		case la == "/m":
+			o.Listing = true
+		case strings.HasPrefix(a, "/") && len(a) <= 3:
+		case !havePattern:
+			o.Patterns, havePattern = append(o.Patterns, strings.Fields(a)...), true
+		default:
+			o.Files = append(o.Files, a)
 		}
 	}
 	return o
