@@ -393,6 +393,19 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 	var files []fileEvent
 	var perr error
 	switch {
+	case tool == "cronjob" || tool == "schedule" || strings.HasSuffix(tool, "cron_create"):
+		// Hermes' cronjob tool: the job's command runs later, on its
+		// schedule, as a crontab entry's would; walked the same way.
+		if c, ok := str("command", "cmd", "script"); ok && c != "" {
+			line := c
+			if sch, ok := str("schedule", "cron"); ok && strings.Count(sch, " ") == 4 {
+				line = sch + " " + c
+			} else {
+				line = "* * * * * " + c
+			}
+			return parseShell("(crontab -l; echo "+shellQuote(line)+") | crontab -", st)
+		}
+		return nil, nil, nil
 	case tool == "execute_code" || strings.HasSuffix(tool, "execute_python") || strings.HasSuffix(tool, "run_python"):
 		code, _ := str("code", "source", "script")
 		lang, _ := str("language", "lang")
@@ -653,4 +666,9 @@ func linkPipes(views []*cmdView) {
 			v.next = stages[key{v.c.PipeID, v.c.PipeIndex + 1}]
 		}
 	}
+}
+
+// shellQuote quotes s as one POSIX shell word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -52,6 +52,14 @@ func mcpArgv(tool string, m ledger.ArgsObject) ([]string, bool) {
 		}
 	}
 	mongo := strings.Contains(server, "mongo")
+	switch {
+	case strings.Contains(server, "browser") || strings.Contains(server, "fetch") || strings.Contains(server, "puppeteer") || strings.Contains(server, "playwright") || verb == "fetch" || verb == "navigate" || verb == "browser_navigate" || verb == "goto":
+		// A browser or fetch tool opening a URL fetches it as curl would
+		// (the cloud metadata endpoint included).
+		if u := str("url", "uri", "href"); strings.Contains(u, "://") {
+			return []string{"curl", "-s", u}, true
+		}
+	}
 	switch verb {
 	case "delete_namespace":
 		if n := str("name", "namespace"); n != "" {

@@ -446,6 +446,14 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 		if strings.Contains(cmd.StdinText, "/*") {
 			cmd.StdinText = sqlCommentRe.ReplaceAllString(cmd.StdinText, " ")
 		}
+		// Text inside SQL string literals is data: "... WHERE query ILIKE
+		// '%drop table%'" drops nothing. Unless the output feeds another
+		// command: "SELECT 'DROP TABLE ' || name ..." | psql runs it.
+		for i, a := range cmd.Args {
+			if cmd.PipeIndex == cmd.PipeLen-1 && len(cmd.Redirects) == 0 && strings.Contains(a, "'") && sqlStmtRe.MatchString(a) {
+				cmd.Args[i] = sqlLiteralRe.ReplaceAllString(a, "''")
+			}
+		}
 	}
 	for i, u := range args.unres {
 		if u {
@@ -2788,6 +2796,13 @@ func globProgram(pat string) string {
 var sqlClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true, "sqlplus": true, "cockroach": true,
 	"clickhouse-client": true, "clickhouse": true, "duckdb": true, "snowsql": true, "snow": true, "bq": true, "trino": true, "presto": true,
 	"spark-sql": true, "beeline": true, "cqlsh": true, "mongosh": true, "mongo": true}
+
+// sqlStmtRe starts an SQL statement; sqlLiteralRe is a string literal
+// in one ('' escapes a quote).
+var (
+	sqlStmtRe    = refilter.MustCompile(`(?i)^\s*(select|with|insert|update|delete|show|explain|drop|alter|truncate|create|grant|revoke|merge|call)\b`)
+	sqlLiteralRe = refilter.MustCompile(`'(?:[^']|'')*'`)
+)
 
 // sqlCommentRe is an SQL block comment.
 var sqlCommentRe = refilter.MustCompile(`(?s)/\*.*?\*/`)
