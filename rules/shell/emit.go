@@ -2798,7 +2798,7 @@ var sqlClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "
 	"spark-sql": true, "beeline": true, "cqlsh": true, "mongosh": true, "mongo": true}
 
 // sqlStmtRe starts an SQL statement; sqlLiteralRe is a string literal
-// in one ('' escapes a quote).
+// in one (” escapes a quote).
 var (
 	sqlStmtRe    = refilter.MustCompile(`(?i)^\s*(select|with|insert|update|delete|show|explain|drop|alter|truncate|create|grant|revoke|merge|call)\b`)
 	sqlLiteralRe = refilter.MustCompile(`'(?:[^']|'')*'`)
