@@ -44,6 +44,13 @@ func newView(c *shell.Command) *cmdView {
 		case strings.HasPrefix(a, "--"):
 			name, _, _ := strings.Cut(a[2:], "=")
 			v.flags[name] = true
+			if c.Name == "git" {
+				// git takes any unambiguous prefix of a long option:
+				// "reset --har" is --hard.
+				if full := gitLongPrefix(name); full != "" {
+					v.flags[full] = true
+				}
+			}
 		default:
 			if isNumber(a[1:]) {
 				v.pos = append(v.pos, a)
@@ -131,6 +138,29 @@ func (v *cmdView) np(p string) string {
 	}
 	v.norm[p] = n
 	return n
+}
+
+// gitLongOpts are git long options rules test for, and gitLongPrefix
+// the one an abbreviation names ("" when none or ambiguous).
+var gitLongOpts = []string{"hard", "soft", "mixed", "merge", "keep", "force", "force-with-lease", "force-if-includes", "delete", "mirror", "prune", "all", "tags", "recurse-submodules", "no-verify"}
+
+func gitLongPrefix(name string) string {
+	if len(name) < 3 {
+		return ""
+	}
+	found := ""
+	for _, o := range gitLongOpts {
+		if o == name {
+			return ""
+		}
+		if strings.HasPrefix(o, name) {
+			if found != "" {
+				return ""
+			}
+			found = o
+		}
+	}
+	return found
 }
 
 // systemDirs are system directories whose entries are system data,

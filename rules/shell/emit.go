@@ -2810,12 +2810,13 @@ var sqlCommentRe = refilter.MustCompile(`(?s)/\*.*?\*/`)
 // rcBases are the startup files shells read at every start.
 var rcBases = map[string]bool{".bash_aliases": true, ".aliases": true, ".zsh_aliases": true, ".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".kshrc": true, ".mkshrc": true, "config.fish": true, "bash.bashrc": true}
 
-// redirectsToRC reports whether output goes to a shell startup file.
+// redirectsToRC reports whether output goes to a shell startup file or
+// a git hook, whose lines run later without being typed again.
 func redirectsToRC(rs []Redirect) bool {
 	for _, r := range rs {
 		switch r.Op {
 		case ">", ">>", ">|", "&>", "&>>":
-			if rcBases[path.Base(r.Target)] || strings.HasPrefix(CleanPath(r.Target), "/etc/profile") {
+			if rcBases[path.Base(r.Target)] || strings.HasPrefix(CleanPath(r.Target), "/etc/profile") || gitHookPathRe.MatchString(r.Target) {
 				return true
 			}
 		}
@@ -2861,6 +2862,9 @@ func redirectsToPth(rs []Redirect) bool {
 	}
 	return false
 }
+
+// gitHookPathRe is a git hook file.
+var gitHookPathRe = refilter.MustCompile(`(^|/)(\.git/hooks|\.githooks|\.husky|git-templates/hooks)/[a-z-]+$`)
 
 // echoedText is what echo or printf (with a format and no
 // conversions) prints, with "\n" escapes as newlines where the command

@@ -721,6 +721,13 @@ func gitCommandKey(k string) bool {
 		strings.HasSuffix(k, ".textconv") || strings.HasSuffix(k, ".command") || strings.HasSuffix(k, ".clean") || strings.HasSuffix(k, ".smudge")
 }
 
+// gitSubmoduleCommand reports whether a setting makes "git submodule
+// update" run a command: submodule.NAME.update set to "!CMD".
+func gitSubmoduleCommand(k, v string) bool {
+	k = strings.ToLower(k)
+	return strings.HasPrefix(k, "submodule.") && strings.HasSuffix(k, ".update") && strings.HasPrefix(v, "!")
+}
+
 // gitBranch follows the branch the session checked out, so that a bare
 // "git push -f" after "git checkout main" (another call) is read as the
 // force-push to main it is.
@@ -763,6 +770,37 @@ func (w *walker) gitBranch(name string, rest []string, c ctx) {
 	}
 }
 
+// gitmodulesExtRe is a .gitmodules url given as an ext:: command.
+var gitmodulesExtRe = refilter.MustCompile(`(?m)^\s*url\s*=\s*ext::(.+)$`)
+
+// gitExtCommand is the command line of an ext:: remote as shell text.
+// git splits the remote on spaces into argv itself, with "% " a space
+// inside an argument and "%%" a percent sign, so "sh -c curl% URL|sh"
+// runs sh with the single argument "curl URL|sh".
+func gitExtCommand(s string) string {
+	var argv []string
+	var b strings.Builder
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '%' && i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '%'):
+			b.WriteByte(s[i+1])
+			i++
+		case s[i] == ' ':
+			if b.Len() > 0 {
+				argv = append(argv, b.String())
+				b.Reset()
+			}
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	if b.Len() > 0 {
+		argv = append(argv, b.String())
+	}
+	return joinQuoted(argv)
+}
+
 // gitHooks are the client-side hooks each git subcommand runs.
 var gitHooks = map[string][]string{
 	"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"},
@@ -782,6 +820,22 @@ var gitHooks = map[string][]string{
 // origin main"), and hooks written in the session that the subcommand
 // triggers (a .git/hooks/pre-commit, then "git commit").
 func (w *walker) gitExtras(args []string, c ctx) {
+	// ext:: URLs (allowed with protocol.ext.allow=always) name a command
+	// git runs to talk to the "remote": clone 'ext::sh -c curl% URL|sh'.
+	for _, a := range args {
+		if cmdText, ok := strings.CutPrefix(a, "ext::"); ok {
+			w.sub(gitExtCommand(cmdText), c.with("git ext::"), nil)
+		}
+	}
+	if slices.Contains(args, "submodule") && (slices.Contains(args, "update") || slices.Contains(args, "init")) {
+		if key, f := w.st.LookupFile(".gitmodules"); f != nil && !f.Downloaded {
+			cc := c.with("git submodule (.gitmodules)")
+			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+			for _, m := range gitmodulesExtRe.FindAllStringSubmatch(f.Content, 8) {
+				w.sub(gitExtCommand(m[1]), cc, nil)
+			}
+		}
+	}
 	i := 0
 	var inline map[string]string // git -c alias.NAME=VALUE, for this command
 	for i < len(args) && strings.HasPrefix(args[i], "-") {
@@ -821,7 +875,7 @@ func (w *walker) gitExtras(args []string, c ctx) {
 			k := strings.TrimPrefix(pos[0], "alias.")
 			w.st.GitAliases[k] = strings.Join(pos[1:], " ")
 			w.st.origin["gitalias:"+k] = w.st.gen
-		} else if len(pos) >= 2 && gitCommandKey(pos[0]) {
+		} else if len(pos) >= 2 && (gitCommandKey(pos[0]) || gitSubmoduleCommand(pos[0], pos[1])) {
 			// git config --global core.pager 'CMD': every later git
 			// command that pages runs CMD.
 			w.sub(strings.TrimPrefix(strings.Join(pos[1:], " "), "!"), c.with("git config "+pos[0]), nil)
