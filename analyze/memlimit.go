@@ -21,11 +21,14 @@ import (
 // trims the slack, it never makes the collector run continuously on a
 // ledger whose state really is larger. The output is unaffected. With
 // the audit's pipelined stages allocating at once, 1.8 left 1 M calls at
-// 287-299 MB of peak RSS; 1.65 gives 267-277 MB for a few percent more
+// 287-299 MB of peak RSS; 1.65 gave 267-277 MB for a few percent more
 // collection at the end of the scan (1.5: 221-230 MB, ~10 % slower).
+// As the per-session state grew with the shell analysis, 1.65 reached
+// 293-310 MB on the same ledger; 1.55 gives 267-270 MB for about 5 %
+// more time (measured alternately, three runs each).
 const (
 	memFloor       = 192 << 20
-	memHeadroom    = 1.65
+	memHeadroom    = 1.55
 	memCheckEvery  = 1 << 15 // records between live-heap measurements
 	memLimitUnset  = math.MaxInt64
 	memLimitEnvVar = "GOMEMLIMIT"
