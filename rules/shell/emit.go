@@ -1290,7 +1290,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant" || name == "fly" || name == "flyctl" || name == "heroku" ||
 		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush":
-		for _, rc := range remoteShells(name, args.fields) {
+		for _, rc := range remoteShells(name, w.fileParams(args.fields)) {
 			cc := c.with(name + " remote command")
 			cc.host = remoteHost(name, args.fields)
 			w.sub(rc, cc, nil)
@@ -1389,8 +1389,12 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		if rest := skipOpts(args.fields, "n", "d", "x", "q", "s"); len(rest) > 0 {
 			w.sub(strings.Join(rest, " "), c.with("watch"), nil)
 		}
-	case name == "docker" || name == "podman" || name == "kubectl":
-		if rest := containerExec(name, args.fields); len(rest) > 0 {
+	case name == "docker" || name == "podman" || name == "kubectl" || name == "nerdctl" || name == "finch":
+		if src, dst, ok := containerCopy(name, args.fields); ok {
+			// "kubectl cp ./p.sh pod:/tmp/p.sh": the file is at the
+			// container's path now, for a later "exec -- sh /tmp/p.sh".
+			w.sub(joinQuoted([]string{"cp", src, dst}), c.with(name+" cp"), nil)
+		} else if rest := containerExec(name, args.fields); len(rest) > 0 {
 			label := name + " exec"
 			if k := len(args.fields) - len(rest) - 1; name != "kubectl" && k >= 0 {
 				if len(w.st.Mounts[args.fields[k]]) > 0 {
@@ -1418,9 +1422,15 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			nr := newRaw(rest)
 			w.emit(nr, c.with(name+" run"), stdinInfo{})
 		} else if name != "kubectl" && len(args.fields) > 1 && args.fields[0] == "compose" {
+			if svc, rest := composeExec(args.fields[1:]); len(rest) > 0 {
+				w.emit(newRaw(rest), c.with(name+" compose exec "+svc), in)
+			}
 			w.composeUp(name, args.fields[1:], c)
 		}
 	case name == "docker-compose" || name == "podman-compose":
+		if svc, rest := composeExec(args.fields); len(rest) > 0 {
+			w.emit(newRaw(rest), c.with(name+" exec "+svc), in)
+		}
 		w.composeUp("docker", args.fields, c)
 	}
 	// Running a file by path ("./x.sh", "/tmp/x"): the file's content, if
@@ -2472,6 +2482,29 @@ func nsenterHost(argv []string) []string {
 	return nil
 }
 
+// fileParams replaces "file://PATH" option values with the content of
+// a file the session wrote: "aws ssm send-command --parameters
+// file:///tmp/p.json" sends what the session put in /tmp/p.json.
+func (w *walker) fileParams(f []string) []string {
+	var out []string
+	for i, a := range f {
+		pre, p, ok := strings.Cut(a, "file://")
+		if !ok || (pre != "" && !strings.HasSuffix(pre, "=")) {
+			continue
+		}
+		if _, file := w.st.LookupFile(p); file != nil && !file.Downloaded {
+			if out == nil {
+				out = slices.Clone(f)
+			}
+			out[i] = pre + file.Content
+		}
+	}
+	if out == nil {
+		return f
+	}
+	return out
+}
+
 // containerRun is the command "docker run" starts in a container, with
 // paths under bind mounts rewritten to the host paths they are: inside
 // "-v /:/host", "rm -rf /host/etc" deletes the host's /etc. Without a
@@ -2502,7 +2535,8 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 	type mount struct{ host, cont string }
 	var mounts []mount
 	var entry, cname string
-	hostPID := false // --privileged or --pid=host: nsenter -t 1 reaches the host
+	hostPID := false    // --privileged or --pid=host: nsenter -t 1 reaches the host
+	privileged := false // --privileged: the host's block devices are in /dev
 	f = f[1:]
 	i := 0
 	for ; i < len(f); i++ {
@@ -2514,6 +2548,7 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 		if a == "--privileged" || a == "--pid=host" || a == "--pid" && i+1 < len(f) && f[i+1] == "host" {
 			hostPID = true
 		}
+		privileged = privileged || a == "--privileged"
 		if !strings.HasPrefix(a, "--") {
 			name, val, hasVal = a, "", false
 		}
@@ -2547,6 +2582,17 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 			if m.host != "" && m.cont != "" {
 				mounts = append(mounts, m)
 			}
+		case "--device":
+			// --device /dev/sdb[:/dev/xvdb]: the host's disk, under the
+			// container's name for it.
+			host, cont, _ := strings.Cut(val, ":")
+			cont, _, _ = strings.Cut(cont, ":")
+			if cont == "" {
+				cont = host
+			}
+			if strings.HasPrefix(host, "/dev/") {
+				mounts = append(mounts, mount{host, cont})
+			}
 		case "--entrypoint":
 			entry = val
 		case "--name":
@@ -2571,6 +2617,14 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 	if i >= len(f) {
 		return nil
 	}
+	if len(mounts) == 0 && privileged && slices.ContainsFunc(f[i+1:], hostDevice) {
+		// "docker run --privileged ubuntu mkfs.ext4 /dev/nvme0n1": a
+		// privileged container sees the host's disks.
+		if entry != "" {
+			return append([]string{entry}, f[i+1:]...)
+		}
+		return f[i+1:]
+	}
 	if len(mounts) == 0 {
 		// Without a mount the command stays in the container, unless the
 		// image is a tool acting on the outside: the docker socket, a
@@ -2593,6 +2647,111 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 		return nil
 	}
 	return rewriteMounts(argv, pairs)
+}
+
+// hostDevice reports whether an argument names a block device
+// ("/dev/sda", "of=/dev/nvme0n1"), not one of the character devices
+// every container has.
+func hostDevice(a string) bool {
+	if _, v, ok := strings.Cut(a, "="); ok {
+		a = v
+	}
+	d, ok := strings.CutPrefix(a, "/dev/")
+	if !ok {
+		return false
+	}
+	switch strings.SplitN(d, "/", 2)[0] {
+	case "null", "zero", "random", "urandom", "full", "tty", "stdin", "stdout", "stderr", "fd", "shm", "pts", "console", "ptmx", "mqueue":
+		return false
+	}
+	return d != ""
+}
+
+// containerCopy reads "docker cp SRC CONTAINER:DST" and "kubectl cp
+// SRC [NS/]POD:DST" (either direction) as the copy it is, without the
+// container's name.
+func containerCopy(prog string, f []string) (src, dst string, ok bool) {
+	if len(f) < 3 || f[0] != "cp" {
+		return "", "", false
+	}
+	var pos []string
+	for i := 1; i < len(f); i++ {
+		switch a := f[i]; {
+		case prog == "kubectl" && (a == "-c" || a == "--container" || a == "-n" || a == "--namespace" || a == "--retries"):
+			i++
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) != 2 {
+		return "", "", false
+	}
+	strip := func(p string) string {
+		if k := strings.Index(p, ":"); k > 0 && !strings.Contains(p[:k], "/") || k > 0 && prog == "kubectl" && strings.Count(p[:k], "/") == 1 {
+			return p[k+1:]
+		}
+		return p
+	}
+	return strip(pos[0]), strip(pos[1]), true
+}
+
+// composeExec is the service and command of "compose exec SERVICE
+// CMD..." or "compose run [opts] SERVICE CMD..." when the project is a
+// production one: the command runs in the project's service, with its
+// volumes and networks and any -e settings (given to it as "env
+// NAME=VALUE ..."). A compose project is a local development stack
+// unless its file, its project name or a setting says production
+// ("-f docker-compose.prod.yml", "-e RAILS_ENV=production"): flushing
+// the dev Redis or deleting static files in the web container is
+// routine.
+func composeExec(f []string) (string, []string) {
+	prod := false
+	isProd := func(v string) bool { return strings.Contains(strings.ToLower(v), "prod") }
+	valued := map[string]bool{"-f": true, "--file": true, "-p": true, "--project-name": true, "--profile": true, "--env-file": true,
+		"--project-directory": true, "--ansi": true, "--progress": true, "--parallel": true}
+	i := 0
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		if name, val, ok := strings.Cut(f[i], "="); ok && valued[name] {
+			prod = prod || isProd(val)
+		} else if valued[f[i]] {
+			if i+1 < len(f) {
+				prod = prod || isProd(f[i+1])
+			}
+			i++
+		}
+		i++
+	}
+	if i >= len(f) || (f[i] != "exec" && f[i] != "run") {
+		return "", nil
+	}
+	subValued := map[string]bool{"-e": true, "--env": true, "-u": true, "--user": true, "-w": true, "--workdir": true, "--index": true,
+		"-v": true, "--volume": true, "--name": true, "--entrypoint": true, "-p": true, "--publish": true, "-l": true, "--label": true,
+		"--cap-add": true, "--cap-drop": true, "--pull": true, "--env-from-file": true}
+	var env []string
+	for i++; i < len(f); i++ {
+		a := f[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		switch {
+		case subValued[a] && i+1 < len(f):
+			if a == "-e" || a == "--env" {
+				env = append(env, f[i+1])
+			}
+			i++
+		case hasVal && (name == "--env" || name == "-e"):
+			env = append(env, val)
+		case strings.HasPrefix(a, "-"):
+		default:
+			if i+1 >= len(f) || !prod && !slices.ContainsFunc(env, isProd) {
+				return "", nil
+			}
+			if len(env) > 0 {
+				return a, append(append([]string{"env"}, env...), f[i+1:]...)
+			}
+			return a, f[i+1:]
+		}
+	}
+	return "", nil
 }
 
 // rewriteMounts maps the container paths in argv to the host paths

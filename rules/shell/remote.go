@@ -61,7 +61,9 @@ func remoteShells(name string, f []string) []string {
 			return optListValues(f, "--scripts")
 		}
 	case "aws":
-		if len(f) >= 2 && f[0] == "ssm" && f[1] == "send-command" {
+		// start-session with AWS-StartInteractiveCommand runs its
+		// "command" parameter the same way.
+		if len(f) >= 2 && f[0] == "ssm" && (f[1] == "send-command" || f[1] == "start-session") {
 			var out []string
 			for _, p := range optValues(f, "--parameters") {
 				out = append(out, ssmCommands(p)...)
@@ -135,19 +137,22 @@ func optListValues(f []string, name string) []string {
 
 // ssmCommands reads the commands of an SSM shell document's parameters,
 // in the CLI's shorthand (commands=CMD, commands=["a","b"],
-// commands=[a,b]) or as JSON ({"commands":["a","b"]}).
+// commands=[a,b]) or as JSON ({"commands":["a","b"]}); "command" is the
+// interactive-command document's name for it.
 func ssmCommands(p string) []string {
 	p = strings.TrimSpace(p)
 	if strings.HasPrefix(p, "{") {
 		var doc map[string][]string
 		if json.Unmarshal([]byte(p), &doc) == nil {
-			return doc["commands"]
+			return append(doc["commands"], doc["command"]...)
 		}
 		return nil
 	}
 	v, ok := strings.CutPrefix(p, "commands=")
 	if !ok {
-		return nil
+		if v, ok = strings.CutPrefix(p, "command="); !ok {
+			return nil
+		}
 	}
 	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
 		var list []string
