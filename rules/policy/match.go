@@ -554,6 +554,45 @@ func suspectWord(a string, m *Matcher, text string) bool {
 // tarReads are the files tar archives: its operands, relative to the
 // directory of the last -C before them ("tar czf k.tgz -C ~ .ssh" reads
 // ~/.ssh), not the archive named by -f.
+// senderReads are the local files a file-transfer or packet tool sends:
+// "tftp HOST -c put FILE", "smbclient //H/S -c 'put FILE NAME'",
+// "hping3 -E FILE" (the file is the packets' payload). ok is false for
+// other programs.
+func senderReads(c *shell.Command) (out []string, ok bool) {
+	switch c.Name {
+	case "tftp", "smbclient":
+		for i, a := range c.Args {
+			if a != "-c" && a != "--command" || i+1 >= len(c.Args) {
+				continue
+			}
+			// tftp takes the rest of the line as the command; smbclient
+			// one quoted word, with ";" between commands.
+			line := strings.Join(c.Args[i+1:], " ")
+			if c.Name == "smbclient" {
+				line = c.Args[i+1]
+			}
+			for _, part := range strings.Split(line, ";") {
+				f := strings.Fields(part)
+				switch {
+				case len(f) >= 2 && f[0] == "put":
+					out = append(out, f[1]) // put LOCAL [REMOTE]
+				case len(f) >= 2 && f[0] == "mput":
+					out = append(out, f[1:]...)
+				}
+			}
+		}
+		return out, true
+	case "hping3":
+		for i, a := range c.Args {
+			if (a == "-E" || a == "--file") && i+1 < len(c.Args) {
+				out = append(out, c.Args[i+1])
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
 func tarReads(v *cmdView) []string {
 	var out []string
 	base := ""
@@ -598,6 +637,9 @@ func readPaths(v *cmdView, from string) []string {
 	}
 	if v.c.Name == "tar" || v.c.Name == "gtar" || v.c.Name == "bsdtar" {
 		return tarReads(v)
+	}
+	if r, ok := senderReads(v.c); ok {
+		return r
 	}
 	pos := v.pos
 	if v.c.Name == "exiftool" {
@@ -1199,6 +1241,14 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 			if !hasFlags {
 				return true
 			}
+			if re := specRegexp(flags); re != nil {
+				// "printenv:/(?i)token|secret/": the program's arguments,
+				// joined by spaces, match.
+				if re.MatchString(strings.Join(s.Args, " ")) {
+					return true
+				}
+				continue
+			}
 			sv := newView(&shell.Command{Name: s.Name, Args: s.Args})
 			// "docker:ls!filter,f": ls without any of --filter / -f.
 			flags, not, _ := strings.Cut(flags, "!")
@@ -1215,6 +1265,28 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 		}
 	}
 	return false
+}
+
+// specRegexps caches the regexps of "prog:/RE/" source specs.
+var specRegexps sync.Map
+
+// specRegexp is the regexp of a source spec's "/RE/" part, nil when the
+// part is a flag list. A pack's patterns are compiled once when it is
+// loaded, which rejects a bad one, so the fallback (never matching) is
+// for specs built by hand.
+func specRegexp(flags string) *regexp.Regexp {
+	if len(flags) < 2 || flags[0] != '/' || flags[len(flags)-1] != '/' {
+		return nil
+	}
+	if re, ok := specRegexps.Load(flags); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, err := regexp.Compile(flags[1 : len(flags)-1])
+	if err != nil {
+		re = regexp.MustCompile(`$.^`)
+	}
+	specRegexps.Store(flags, re)
+	return re
 }
 
 // envDumpCode is interpreter code printing the whole environment

@@ -425,6 +425,15 @@ func (m *Matcher) compile() error {
 			*g.dst = append(*g.dst, gl)
 		}
 	}
+	for _, specs := range [][]string{m.CodeFrom, m.StdinFrom, m.ArgsFrom, m.ArgsNotFrom} {
+		for _, spec := range specs {
+			if _, flags, ok := strings.Cut(spec, ":"); ok && len(flags) >= 2 && flags[0] == '/' && flags[len(flags)-1] == '/' {
+				if _, e := regexp.Compile(flags[1 : len(flags)-1]); e != nil {
+					return fmt.Errorf("bad regex in source %q: %v", spec, e)
+				}
+			}
+		}
+	}
 	switch m.Unresolved {
 	case "", "ignore", "suspect":
 	default:

@@ -534,6 +534,10 @@ func (w *walker) resendValues(cmds []Command, c ctx) {
 			continue
 		}
 		for _, vf := range cmd.ValueFrom {
+			// K="$(cat ~/.ssh/id_ed25519)" is the same substitution.
+			if len(vf) > 1 && vf[0] == '"' && vf[len(vf)-1] == '"' {
+				vf = vf[1 : len(vf)-1]
+			}
 			if strings.HasPrefix(vf, "$(") && strings.HasSuffix(vf, ")") && !contains(texts, vf) {
 				texts = append(texts, vf)
 			}
@@ -551,10 +555,14 @@ var sourceLineRe = refilter.MustCompile(`(?:^|[;&|(]\s*|\s)(?:(?:source|\.)\s+["
 // named on their command line.
 var followsLinks = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "setfacl": true, "chattr": true}
 
-// netSenders send their arguments' data over the network.
+// netSenders send their arguments' data over the network: HTTP and
+// socket clients, and the lookups and pings that carry data in a name
+// or a payload ("dig $K.example.net", "ping -p $HEX host").
 var netSenders = map[string]bool{
 	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
 	"http": true, "https": true, "xh": true, "telnet": true,
+	"dig": true, "host": true, "nslookup": true, "drill": true, "kdig": true, "delv": true, "resolvectl": true,
+	"ping": true, "ping6": true, "hping3": true, "gh": true, "swaks": true, "ssh": true,
 }
 
 func contains(list []string, s string) bool {
