@@ -2519,7 +2519,10 @@ func (w *walker) fileParams(f []string) []string {
 // bind mount the command only touches the container, and nil is
 // returned.
 func containerRun(prog string, f []string, record func(name string, mounts [][2]string)) []string {
-	if prog == "kubectl" || len(f) == 0 {
+	if prog == "kubectl" {
+		return kubectlRunHostPaths(f)
+	}
+	if len(f) == 0 {
 		return nil
 	}
 	// Global options first: docker -H ssh://host run ..., --context x.

@@ -34,33 +34,45 @@ var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|commandLine|os\.(?
 var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
 
 var (
-	pyAssignRe      = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*(?:_|err))?\s*:?=\s*`)
-	rmtreeRe        = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
-	removeRe        = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*|\bunlink\s+glob\s*\(\s*`)
-	openRe          = refilter.MustCompile(`\b(?:read_to_string|fs::read|os\.OpenFile|File\.readlines|IO\.readlines|CURLFile|curl_file_create|upload_file|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|File\.binread|IO\.binread|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open)\s*\(\s*`)
-	b64Re           = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
-	decoderRe       = refilter.MustCompile(`strrev\(|array_map\(\s*["']chr|sprintf\(\s*["'][^"']*%c|b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
-	netReadRe       = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
-	wholeEnvRe      = refilter.MustCompile(`^\s*\(?\s*(?:(?:json\.dumps|pprint\.pformat|str|repr)\(\s*)?(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)(?:\s*\)|\s*,[^)]*){0,4}\s*;?\s*$`)
-	envLoopRe       = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bfor\s*\(\s*(?:const|let|var)\s*\[\s*\w+\s*,\s*\w+\s*\]\s*of\s+Object\.entries\(\s*process\.env\s*\)|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
-	execFileRe      = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*|\b(?:dofile|loadfile)\s*\(\s*`)
-	hexDecRe        = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*|\bpack\s*\(?\s*["']H\*["']\s*,\s*`)
-	bufB64Re        = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
-	backtickRe      = refilter.MustCompile("`([^`]+)`")
-	qxRe            = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x[({\[]([^)}\]]+)[)}\]]`)
-	forkRe          = refilter.MustCompile(`(?s)(?:\bfork\(\s*\)\s*for\s+\w+\s+in\s+(?:iter\(|itertools\.(?:count|repeat|cycle)\()|while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\b(?:pcntl_)?fork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
-	listStartRe     = refilter.MustCompile(`^\[\s*`)
-	fmtFieldRe      = refilter.MustCompile(`\{[^{}]*\}`)
-	importURLRe     = refilter.MustCompile(`\bimport\s*\(\s*['"](https?://[^'"\s]+)['"]\s*\)|^\s*import\s+(?:[\w*{}\s,]+\s+from\s+)?['"](https?://[^'"\s]+)['"]`)
-	netExecRe       = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
-	envKeysLoopRe   = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b\s*(?:$|[^.])`)
-	envValueRe      = refilter.MustCompile(`os\.environ\s*\[|environ\.get\(|getenv\(|os\.environ\.(?:items|values)\(`)
-	homeExprRe      = refilter.MustCompile(`^(?:process\.env\.HOME|os\.getenv\(\s*['"]HOME['"]\s*\)|os\.Getenv\(\s*"HOME"\s*\)|getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|os\.environ\[\s*['"]HOME['"]\s*\]|os\.homedir\(\)|Dir\.home|Path\.home\(\)|os\.UserHomeDir\(\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|path\.expand\(|os\.path\.expanduser\(|require\(['"]os['"]\)\.homedir\(\))`)
-	quoteWrapRe     = refilter.MustCompile(`^(?:escapeshellarg|escapeshellcmd|shlex\.quote|pipes\.quote|Shellwords\.escape|shellescape)\(\s*`)
-	pyForRe         = refilter.MustCompile(`\bfor\s+([A-Za-z_]\w*)\s+in\s+`)
-	rRecursiveRe    = refilter.MustCompile(`recursive\s*=\s*(TRUE|T)\b`)
-	getlineRe       = refilter.MustCompile(`\bgetline\s*\w*\s*<\s*"([^"]+)"`)
-	deleteCallRe    = refilter.MustCompile(`\.unlink\(|\bunlink\(|\brmtree\(|\bos\.remove\(|\.rmdir\(|\bos\.unlink\(`)
+	pyAssignRe = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*(?:_|err))?\s*:?=\s*`)
+	rmtreeRe   = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
+	removeRe   = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*|\bunlink\s+glob\s*\(\s*`)
+	openRe     = refilter.MustCompile(`\b(?:read_to_string|fs::read|os\.OpenFile|File\.readlines|IO\.readlines|CURLFile|curl_file_create|upload_file|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read|File\.binread|IO\.binread|file_get_contents|IO\.read|expanduser|Path|fopen|io\.open|codecs\.open|file)\s*\(\s*`)
+	b64Re      = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)
+	decoderRe  = refilter.MustCompile(`strrev\(|array_map\(\s*["']chr|sprintf\(\s*["'][^"']*%c|b(64|32|16|85)decode|a85decode|decodebytes|fromhex|unhexlify|codecs\.decode|\brot.?13|\bchr\(|\bmap\(\s*chr\b|fromCharCode|\[::-1\]|\bpack\(|decode_base64|decode64|base64_decode|hex2bin|\batob\(|Buffer\.from\(|str_rot13|gzinflate|gzdecode|zlib\.decompress|\.reverse\(\)|\bscalar\s+reverse\b|\.tr\(\s*["']a-z["']\s*,\s*["']n-za-m|\.reverse\b`)
+	netReadRe  = refilter.MustCompile(`\burlopen\s*\(|\brequests\.(get|post)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib\.request\.|\bfetch\(\s*['"]https?://|Net::HTTP\.get|\bURI\.open\(|\bopen-uri\b|file_get_contents\(\s*['"]https?://|\bLWP::Simple\b|\bhttp\.get\(|\burlretrieve\s*\(`)
+	wholeEnvRe = refilter.MustCompile(`^\s*\(?\s*(?:(?:json\.dumps|pprint\.pformat|str|repr)\(\s*)?(?:dict\(\s*|JSON\.stringify\(\s*|Object\.(?:entries|keys)\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h)?|\$_ENV|\$_SERVER|getenv\(\s*\)|%ENV)(?:\s*\)|\s*,[^)]*){0,4}\s*;?\s*$`)
+	envLoopRe  = refilter.MustCompile(`\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b|Object\.entries\(process\.env\)\.forEach|\bfor\s*\(\s*(?:const|let|var)\s*\[\s*\w+\s*,\s*\w+\s*\]\s*of\s+Object\.entries\(\s*process\.env\s*\)|\bENV\.each\b|foreach\s*\(\s*\$_ENV\b|\bkeys\s+%ENV\b`)
+	execFileRe = refilter.MustCompile(`\b(?:exec|execfile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*|\brunpy\.run_path\s*\(\s*|\bexecfile\s*\(\s*|\b(?:dofile|loadfile)\s*\(\s*`)
+	hexDecRe   = refilter.MustCompile(`\b(?:bytes\.fromhex|bytearray\.fromhex|binascii\.unhexlify|binascii\.a2b_hex|unhexlify)\s*\(\s*|\bpack\s*\(?\s*["']H\*["']\s*,\s*`)
+	bufB64Re   = refilter.MustCompile(`Buffer\.from\(\s*(["'])([A-Za-z0-9+/=_-]+)(["'])\s*,\s*["']base64["']\s*\)`)
+	backtickRe = refilter.MustCompile("`([^`]+)`")
+	// evalBeforeRe: the text before a backtick command ends in eval.
+	evalBeforeRe = refilter.MustCompile(`\b(?:eval|instance_eval)\s*\(?\s*$`)
+	// shellWriterRe: code that opens a shell for writing its input
+	// (Ruby IO.popen("sh", "w"), PHP popen("bash", "w"), Perl open(F,
+	// "| sh")).
+	shellWriterRe = refilter.MustCompile(`\b(?:IO\.popen|popen)\(\s*['"](?:/bin/)?(?:ba|z|da)?sh['"]\s*,\s*['"][wr]\+?['"]|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\|\s*(?:/bin/)?(?:ba|z|da)?sh\b`)
+	qxRe          = refilter.MustCompile(`\bqx\s*[{(\[/|]([^})\]/|]+)[})\]/|]|%x[({\[]([^)}\]]+)[)}\]]`)
+	forkRe        = refilter.MustCompile(`(?s)(?:\bfork\(\s*\)\s*for\s+\w+\s+in\s+(?:iter\(|itertools\.(?:count|repeat|cycle)\()|while\b[^\n]*:?\s*(?:\n\s+)?[^\n]*\b(?:pcntl_)?fork\s*\(|\bfork\s*(?:\(\s*\))?\s*while\b|\bfork\s*\(\s*\)\s*\)\s*\{|for\s*\(\s*;\s*;\s*\)\s*\{?\s*(?:os\.|process\.)?fork)`)
+	listStartRe   = refilter.MustCompile(`^\[\s*`)
+	fmtFieldRe    = refilter.MustCompile(`\{[^{}]*\}`)
+	importURLRe   = refilter.MustCompile(`\bimport\s*\(\s*['"](https?://[^'"\s]+)['"]\s*\)|^\s*import\s+(?:[\w*{}\s,]+\s+from\s+)?['"](https?://[^'"\s]+)['"]`)
+	netExecRe     = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
+	envKeysLoopRe = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b\s*(?:$|[^.])`)
+	envValueRe    = refilter.MustCompile(`os\.environ\s*\[|environ\.get\(|getenv\(|os\.environ\.(?:items|values)\(`)
+	homeExprRe    = refilter.MustCompile(`^(?:process\.env\.HOME|os\.getenv\(\s*['"]HOME['"]\s*\)|os\.Getenv\(\s*"HOME"\s*\)|getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|os\.environ\[\s*['"]HOME['"]\s*\]|os\.homedir\(\)|Dir\.home|Path\.home\(\)|os\.UserHomeDir\(\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|path\.expand\(|os\.path\.expanduser\(|require\(['"]os['"]\)\.homedir\(\))`)
+	quoteWrapRe   = refilter.MustCompile(`^(?:escapeshellarg|escapeshellcmd|shlex\.quote|pipes\.quote|Shellwords\.escape|shellescape)\(\s*`)
+	pyForRe       = refilter.MustCompile(`\bfor\s+([A-Za-z_]\w*)\s+in\s+`)
+	rRecursiveRe  = refilter.MustCompile(`recursive\s*=\s*(TRUE|T)\b`)
+	getlineRe     = refilter.MustCompile(`\bgetline\s*\w*\s*<\s*"([^"]+)"`)
+	deleteCallRe  = refilter.MustCompile(`\.unlink\(|\bunlink\(|\brmtree\(|\bos\.remove\(|\.rmdir\(|\bos\.unlink\(|\b(?:unlink|rmdir)\s+\$`)
+	// dirWalkRe: a directory walk whose root is the next argument: PHP's
+	// RecursiveDirectoryIterator, Ruby's Find.find.
+	dirWalkRe = refilter.MustCompile(`\bnew\s+RecursiveDirectoryIterator\(\s*|\bFind\.find\(\s*`)
+	// perlFindRe: Perl's File::Find, find(sub {...}, ROOT) or
+	// finddepth(...): the root follows the sub's closing brace.
+	perlFindRe      = refilter.MustCompile(`\bfind(?:depth)?\s*\(\s*sub\s*\{`)
 	walkRe          = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
 	osWalkRe        = refilter.MustCompile(`\bos\.walk\(\s*`)
 	dbNameRe        = refilter.MustCompile(`(?i)\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
@@ -245,6 +257,12 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if strings.Contains(code, "getattr(") {
 		code = getattrCalls(code)
 	}
+	if lang == "ruby" || lang == "php" {
+		code = indirectCalls(code)
+	}
+	if lang == "node" {
+		code = nodeFsNames(code)
+	}
 	vars := map[string]string{}
 	if len(argv) > 0 {
 		setListVar(vars, argvKey, argv)
@@ -274,6 +292,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				vars[code[m[2]:m[3]]] = p
 			}
 		}
+	}
+	if lang == "php" {
+		code = phpVarCalls(code, vars)
 	}
 	code = pathMethods(code, vars)
 	spans := literalSpans(lang, code)
@@ -436,15 +457,33 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
 	}
 	if lang == "perl" || lang == "ruby" || lang == "php" || lang == "sh" {
-		for _, m := range backtickRe.FindAllStringSubmatch(code, -1) {
-			cmd := m[1]
+		for _, m := range backtickRe.FindAllStringSubmatchIndex(code, -1) {
+			cmd := code[m[2]:m[3]]
 			if lang == "ruby" && strings.Contains(cmd, "#{") {
 				cmd = rubyInterp(cmd, vars) // `rm -rf #{Dir.home}/src`
 			}
 			add(codeItem{shell: cmd, via: via + " backticks"})
+			if evalBeforeRe.MatchString(code[:m[0]]) && lang != "sh" {
+				// eval `curl -s URL`: the command's output is run as code.
+				add(codeItem{shell: cmd + " | " + lang, via: via + " eval(backticks)"})
+			}
 		}
 		for _, m := range qxRe.FindAllStringSubmatch(code, -1) {
+			if lang == "ruby" && m[2] != "" {
+				continue // %x(...), read below with its brackets nesting
+			}
 			add(codeItem{shell: m[1] + m[2], via: via + " qx"})
+		}
+		for i := 0; lang == "ruby" && i < len(code); {
+			k := strings.Index(code[i:], "%x")
+			if k < 0 {
+				break
+			}
+			i += k + 2
+			// %x(rm -rf #{Dir.home}/*): the interpolation's braces nest.
+			if body, _, ok := readPercentLit("%Q" + code[i:]); ok {
+				add(codeItem{shell: rubyInterp(body, vars), via: via + " qx"})
+			}
 		}
 	}
 	// exec(open(PATH).read()), runpy.run_path(PATH): the file is run as
@@ -788,8 +827,21 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			}
 			add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " walk+delete", text: clip(code[m[0]:], 200)})
 		}
-		for _, m := range osWalkRe.FindAllStringIndex(code, 4) {
+		for _, m := range append(osWalkRe.FindAllStringIndex(code, 4), dirWalkRe.FindAllStringIndex(code, 4)...) {
 			if p, _, ok := readPathExpr(code[m[1]:], vars); ok && (looksLikePath(p) || p == "~") {
+				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " walk+delete", text: clip(code[m[0]:], 200)})
+			}
+		}
+		for _, m := range perlFindRe.FindAllStringIndex(code, 4) {
+			end := closeIndex(code[m[1]:], 1, 2000)
+			if end < 0 {
+				continue
+			}
+			rest := strings.TrimLeft(code[m[1]+end+1:], " \t\n")
+			if !strings.HasPrefix(rest, ",") {
+				continue
+			}
+			if p, _, ok := readPathExpr(strings.TrimLeft(rest[1:], " \t"), vars); ok && (looksLikePath(p) || p == "~") {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " walk+delete", text: clip(code[m[0]:], 200)})
 			}
 		}
@@ -1059,6 +1111,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		if evalCallRe.MatchString(code) {
 			add(codeItem{shell: "curl -s " + quote(u[1]) + " | " + lang, via: via + " eval(network)"})
 		}
+		if shellWriterRe.MatchString(code) {
+			// IO.popen("sh", "w") { |sh| sh.write(URI.open(URL).read) }:
+			// what was fetched is written into a shell's input.
+			add(codeItem{shell: "curl -s " + quote(u[1]) + " | sh", via: via + " shell pipe(network)"})
+		}
 		for _, m := range retrieveRe.FindAllStringIndex(code, -1) {
 			src, n, ok := readStrExpr(code[m[1]:], vars)
 			if !ok {
@@ -1147,6 +1204,18 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		// http.NewRequest("GET", "http://169.254.169.254/..."): the cloud
 		// metadata service, asked from code.
 		add(codeItem{argv: []string{"curl", "-s", code[m[2]:m[3]]}, via: via + " metadata", text: clip(code[m[0]:], 200)})
+	} else if netFetchRe.MatchString(code) || codeHTTPRe.MatchString(code) {
+		// ip = ".".join(["169", "254", "169", "254"]), then a request to
+		// f"http://{ip}/...": the address was built, not written.
+		var hosts []string
+		for _, v := range vars {
+			if metadataHosts[strings.TrimSuffix(v, ":80")] {
+				hosts = append(hosts, v)
+			}
+		}
+		if len(hosts) > 0 {
+			add(codeItem{argv: []string{"curl", "-s", "http://" + slices.Min(hosts) + "/"}, via: via + " metadata", text: clip(code, 200)})
+		}
 	}
 	if m := luaLoadPopenRe.FindStringIndex(code); m != nil {
 		// load(io.popen("curl -s URL"):read("*a"))(): what the command
@@ -1158,7 +1227,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if revShellRe.MatchString(code) {
 		add(codeItem{argv: []string{"nc", "-e", "/bin/sh", "remote"}, via: via + " reverse-shell", text: clip(code, 200)})
 	}
-	if forkRe.MatchString(code) {
+	if forkRe.MatchString(code) || selfSpawn(code) {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
 	}
 	// In the order the code does things: a download before the run of
@@ -2275,7 +2344,7 @@ var (
 	fetchCmdRe       = refilter.MustCompile(`^\s*(?:curl|wget|fetch|http|xh)\s`)
 	denoCmdRe        = refilter.MustCompile(`\bnew\s+Deno\.Command\s*\(\s*`)
 	denoArgsRe       = refilter.MustCompile(`^\s*,\s*\{[^}]*?\bargs\s*:\s*\[`)
-	copyCallRe       = refilter.MustCompile(`\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
+	copyCallRe       = refilter.MustCompile(`\bshutil\.(?:copy2?|copyfile|copytree)\s*\(\s*|\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
 	gradleDeleteRe   = refilter.MustCompile(`(?:^|[^.\w]|\bproject\.)delete\s*\(?\s*((?:rootDir|projectDir|rootProject\.projectDir|project\.rootDir|project\.projectDir)(?:\.parentFile)*|(?:file\(\s*)?System\.getProperty\(\s*["']user\.home["']\s*\)|'[^']+'|"[^"]+")`)
 	javaQualRe       = refilter.MustCompile(`\b(?:java\.(?:nio\.file|io|lang)|kotlin\.io)\.`)
 	javaListRe       = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)

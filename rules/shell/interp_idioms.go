@@ -363,6 +363,9 @@ var (
 	gitPyPushRe = refilter.MustCompile(`(?:\.remote\(\s*(?:['"]([\w.-]+)['"])?\s*\)|\b(origin|upstream)|\.remotes\.(\w+))\.push\(\s*`)
 )
 
+// gitPyFlagRe: a keyword argument set to True.
+var gitPyFlagRe = refilter.MustCompile(`\b([a-z][a-z0-9_]*)\s*=\s*True\b`)
+
 func gitPythonItems(code string, vars map[string]string) []codeItem {
 	if !strings.Contains(code, "from git import") && !strings.Contains(code, "import git") {
 		return nil
@@ -370,6 +373,15 @@ func gitPythonItems(code string, vars map[string]string) []codeItem {
 	var out []codeItem
 	for _, m := range gitPyCmdRe.FindAllStringSubmatchIndex(code, 8) {
 		argv := []string{"git", strings.ReplaceAll(code[m[2]:m[3]], "_", "-")}
+		// repo.git.push("origin", "main", force=True): keyword arguments
+		// set to True are flags (f=True is -f).
+		for _, kw := range gitPyFlagRe.FindAllStringSubmatch(callArg(code[m[1]:]), 8) {
+			if len(kw[1]) == 1 {
+				argv = append(argv, "-"+kw[1])
+			} else {
+				argv = append(argv, "--"+strings.ReplaceAll(kw[1], "_", "-"))
+			}
+		}
 		argv = append(argv, callStrArgs(code[m[1]:], vars)...)
 		out = append(out, codeItem{argv: argv, via: "GitPython", text: clip(code[m[0]:], 200)})
 	}
@@ -924,6 +936,8 @@ var goRangeRe = refilter.MustCompile(`\bfor\s+_\s*,\s*([A-Za-z_]\w*)\s*:=\s*rang
 
 var (
 	// metadataLitRe: a cloud metadata endpoint in a string literal.
+	// metadataHosts are the cloud metadata services' addresses.
+	metadataHosts = map[string]bool{"169.254.169.254": true, "metadata.google.internal": true, "169.254.170.2": true, "fd00:ec2::254": true}
 	metadataLitRe = refilter.MustCompile(`["'](https?://(?:169\.254\.169\.254|metadata\.google\.internal|169\.254\.170\.2|\[fd00:ec2::254\])[^"']*)["']`)
 	// codeHTTPRe: HTTP clients of compiled languages.
 	codeHTTPRe = refilter.MustCompile(`\bhttp\.(?:NewRequest|Get|Post)\(|\breqwest::|\bHttpClient\b|\bURLSession\b|\bcurl_easy_|\bnew\s+URL\(|\bWebClient\b`)
@@ -1338,4 +1352,205 @@ func namesOnlyVar(code string, start, end int) bool {
 		safe++
 	}
 	return safe == len(uses)
+}
+
+// sendHeadRe: Ruby's dynamic dispatch, send(:name, ...) on a receiver or
+// none, and PHP's call_user_func(NAME, ...); group 1 is the receiver
+// with its dot.
+var sendHeadRe = refilter.MustCompile(`(\b[A-Za-z_][\w:]*\s*\.\s*)?\b(?:public_send|__send__|send|call_user_func)\(\s*`)
+
+// constGetRe: Ruby's Object.const_get(:Name), the constant by name.
+var constGetRe = refilter.MustCompile(`\b(?:Object|Kernel|Module)\s*\.\s*const_get\(\s*`)
+
+// indirectCalls rewrites calls whose method or function name is a value
+// into the direct call it makes, where the scanner can read the name:
+// Kernel.send(('sys' + 'tem').to_sym, CMD) is system(CMD),
+// Object.const_get(:FileUtils).public_send(:rm_rf, P) is
+// FileUtils.rm_rf(P), call_user_func("pass" . "thru", CMD) is
+// passthru(CMD). Like getattrCalls for Python.
+func indirectCalls(code string) string {
+	if strings.Contains(code, "const_get(") {
+		code = rewriteHeads(code, constGetRe, func(_ []int, name, r string) (string, string, bool) {
+			if !strings.HasPrefix(r, ")") {
+				return "", "", false
+			}
+			return name, r[1:], true
+		})
+	}
+	if !strings.Contains(code, "send(") && !strings.Contains(code, "call_user_func(") {
+		return code
+	}
+	return rewriteHeads(code, sendHeadRe, func(m []int, name, r string) (string, string, bool) {
+		if !strings.HasPrefix(r, ",") {
+			return "", "", false
+		}
+		recv := ""
+		if m[2] >= 0 {
+			recv = strings.Join(strings.Fields(code[m[2]:m[3]]), "")
+		}
+		if recv == "Kernel." || recv == "Object." || recv == "self." {
+			recv = ""
+		}
+		return recv + name + "(", strings.TrimLeft(r[1:], " \t"), true
+	})
+}
+
+// rewriteHeads replaces each match of head followed by a name the
+// scanner can read (a symbol, a string expression, either with
+// .to_sym, .intern or .to_s and in parentheses) by what repl returns for
+// the name and the text after it.
+func rewriteHeads(code string, head *refilter.Regexp, repl func(m []int, name, rest string) (string, string, bool)) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range head.FindAllStringSubmatchIndex(code, 16) {
+		if m[0] < last {
+			continue
+		}
+		name, k, ok := readCallName(code[m[1]:])
+		if !ok {
+			continue
+		}
+		out, rest, ok := repl(m, name, strings.TrimLeft(code[m[1]+k:], " \t"))
+		if !ok {
+			continue
+		}
+		b.WriteString(code[last:m[0]])
+		b.WriteString(out)
+		last = len(code) - len(rest)
+	}
+	if last == 0 {
+		return code
+	}
+	b.WriteString(code[last:])
+	return b.String()
+}
+
+// readCallName reads a method or function name given as a value:
+// :rm_rf, :"system", 'sys' + 'tem', ('sys' + 'tem').to_sym, "pass" .
+// "thru". It returns the name and the length read.
+func readCallName(s string) (string, int, bool) {
+	n := 0
+	paren := strings.HasPrefix(s, "(")
+	if paren {
+		n = 1
+	}
+	var name string
+	if strings.HasPrefix(s[n:], ":") && !strings.HasPrefix(s[n:], "::") {
+		if v, k, ok := readStrExpr(s[n+1:], nil); ok && strings.ContainsAny(s[n+1:n+2], `"'`) {
+			name, n = v, n+1+k
+		} else if id := identAt(s[n+1:]); id != "" {
+			name, n = id, n+1+len(id)
+		}
+	} else if v, k, ok := readStrExpr(s[n:], nil); ok {
+		name, n = v, n+k
+	}
+	if name == "" || identAt(name) != name {
+		return "", 0, false
+	}
+	if paren {
+		r := strings.TrimLeft(s[n:], " \t")
+		if !strings.HasPrefix(r, ")") {
+			return "", 0, false
+		}
+		n = len(s) - len(r) + 1
+	}
+	for _, conv := range []string{".to_sym", ".intern", ".to_s"} {
+		if strings.HasPrefix(s[n:], conv) {
+			n += len(conv)
+		}
+	}
+	return name, n, true
+}
+
+// phpVarCallRe: a PHP variable function call, $f(...).
+var phpVarCallRe = refilter.MustCompile(`\$([A-Za-z_]\w*)\(`)
+
+// phpVarCalls rewrites $f(...) as NAME(...) when $f holds a function
+// name the scanner read ($f = "sys" . "tem"; $f(CMD) is system(CMD)).
+func phpVarCalls(code string, vars map[string]string) string {
+	if !strings.Contains(code, "$") {
+		return code
+	}
+	return phpVarCallRe.ReplaceAllStringFunc(code, func(m string) string {
+		if v, ok := vars[m[1:len(m)-1]]; ok && v != "" && identAt(v) == v {
+			return v + "("
+		}
+		return m
+	})
+}
+
+// fsDestructureRe: functions taken by name from Node's fs modules:
+// "const { rm, readFile: rf } = require('fs')", "= await
+// import('node:fs/promises')", "import { rmSync } from 'fs'".
+var fsDestructureRe = refilter.MustCompile(`(?:(?:const|let|var)\s*\{([^}]*)\}\s*=\s*(?:await\s+)?(?:require|import)\(\s*|\bimport\s*\{([^}]*)\}\s*from\s*)['"](?:node:)?fs(?:/promises|-extra)?['"]`)
+
+// nodeFsNames rewrites calls of functions destructured from an fs
+// module as fs.NAME(...), the spelling the scanners know:
+// "const { rm } = await import('node:fs/promises'); await rm(HOME,
+// { recursive: true })" is fs.rm(HOME, ...).
+func nodeFsNames(code string) string {
+	if !strings.Contains(code, "fs") {
+		return code
+	}
+	for _, m := range fsDestructureRe.FindAllStringSubmatch(code, 4) {
+		for _, part := range strings.Split(m[1]+m[2], ",") {
+			orig, local, ok := strings.Cut(part, ":")
+			if !ok {
+				orig, _, _ = strings.Cut(part, " as ")
+				_, local, ok = strings.Cut(part, " as ")
+				if !ok {
+					local = orig
+				}
+			}
+			orig, local = strings.TrimSpace(orig), strings.TrimSpace(local)
+			if identAt(orig) != orig || identAt(local) != local || orig == "" {
+				continue
+			}
+			re, err := refilter.Compile(`(^|[^.\w$])` + local + `\s*\(`)
+			if err != nil {
+				continue
+			}
+			code = re.ReplaceAllString(code, "${1}fs."+orig+"(")
+		}
+	}
+	return code
+}
+
+// spawnTargetRe: a process or thread started on a named function.
+var spawnTargetRe = refilter.MustCompile(`\b(?:Process|Thread)\(\s*target\s*=\s*([A-Za-z_]\w*)`)
+
+// selfSpawn reports whether a Python function starts processes or
+// threads running itself (def boom(): mp.Process(target=boom).start()):
+// each child starts more, a fork bomb without os.fork.
+func selfSpawn(code string) bool {
+	if !strings.Contains(code, "target") {
+		return false
+	}
+	for _, m := range spawnTargetRe.FindAllStringSubmatchIndex(code, 8) {
+		name := code[m[2]:m[3]]
+		def := strings.LastIndex(code[:m[0]], "def ")
+		if def < 0 || !strings.HasPrefix(code[def+4:], name+"(") {
+			continue
+		}
+		// The call is in the function's body: every line after the def
+		// up to the call is indented deeper than the def (or blank).
+		lineStart := strings.LastIndexByte(code[:def], '\n') + 1
+		defIndent := def - lineStart
+		inside := true
+		body := code[def:m[0]]
+		if nl := strings.IndexByte(body, '\n'); nl >= 0 {
+			for _, line := range strings.Split(body[nl+1:], "\n") {
+				if strings.TrimSpace(line) != "" && len(line)-len(strings.TrimLeft(line, " \t")) <= defIndent {
+					inside = false
+					break
+				}
+			}
+		} else if !strings.Contains(body, ":") {
+			inside = false
+		}
+		if inside {
+			return true
+		}
+	}
+	return false
 }

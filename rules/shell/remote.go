@@ -164,3 +164,67 @@ func ssmCommands(p string) []string {
 	}
 	return []string{v}
 }
+
+// kubectlRunHostPaths is the command of "kubectl run ... --overrides
+// JSON" whose pod mounts a node directory (a hostPath volume), with the
+// paths under the mount rewritten to the node's: the override
+// '{"spec":{"volumes":[{"name":"h","hostPath":{"path":"/"}}],
+// "containers":[{"command":["rm","-rf","/h/etc"],"volumeMounts":
+// [{"name":"h","mountPath":"/h"}]}]}}' deletes the node's /etc. Like
+// docker run without a bind mount, a pod without one only touches
+// itself, and nil is returned.
+func kubectlRunHostPaths(f []string) []string {
+	if len(f) == 0 || f[0] != "run" {
+		return nil
+	}
+	var argv []string
+	for i, a := range f {
+		if a == "--" {
+			argv = f[i+1:]
+			break
+		}
+	}
+	var doc struct {
+		Spec struct {
+			Volumes []struct {
+				Name     string `json:"name"`
+				HostPath *struct {
+					Path string `json:"path"`
+				} `json:"hostPath"`
+			} `json:"volumes"`
+			Containers []struct {
+				Command      []string `json:"command"`
+				Args         []string `json:"args"`
+				VolumeMounts []struct {
+					Name      string `json:"name"`
+					MountPath string `json:"mountPath"`
+				} `json:"volumeMounts"`
+			} `json:"containers"`
+		} `json:"spec"`
+	}
+	overrides := optValues(f[:len(f)-len(argv)], "--overrides")
+	if len(overrides) == 0 || json.Unmarshal([]byte(overrides[0]), &doc) != nil || len(doc.Spec.Containers) == 0 {
+		return nil
+	}
+	hostPaths := map[string]string{}
+	for _, v := range doc.Spec.Volumes {
+		if v.HostPath != nil && v.HostPath.Path != "" {
+			hostPaths[v.Name] = v.HostPath.Path
+		}
+	}
+	c := doc.Spec.Containers[0]
+	var pairs [][2]string
+	for _, m := range c.VolumeMounts {
+		if h, ok := hostPaths[m.Name]; ok && m.MountPath != "" {
+			pairs = append(pairs, [2]string{h, m.MountPath})
+		}
+	}
+	if len(c.Command)+len(c.Args) > 0 {
+		// The override's command replaces the one after "--".
+		argv = append(append([]string(nil), c.Command...), c.Args...)
+	}
+	if len(pairs) == 0 || len(argv) == 0 {
+		return nil
+	}
+	return rewriteMounts(argv, pairs)
+}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -87,6 +88,26 @@ func TestHostDevice(t *testing.T) {
 	for a, want := range map[string]bool{"/dev/sda": true, "of=/dev/nvme0n1": true, "/dev/null": false, "/dev/urandom": false, "if=/dev/zero": false, "/dev/": false, "/srv/dev/x": false, "/tmp/x": false} {
 		if got := hostDevice(a); got != want {
 			t.Errorf("hostDevice(%q) = %v, want %v", a, got, want)
+		}
+	}
+}
+
+func TestKubectlRunHostPaths(t *testing.T) {
+	ov := `{"spec":{"volumes":[{"name":"h","hostPath":{"path":"/"}},{"name":"c","configMap":{"name":"x"}}],"containers":[{"name":"w","image":"alpine",%s"volumeMounts":[{"name":"h","mountPath":"/h"},{"name":"c","mountPath":"/cfg"}]}]}}`
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", "w", "--image=alpine", "--overrides=" + fmt.Sprintf(ov, `"command":["rm","-rf","/h/etc"],`)}, []string{"rm", "-rf", "/etc"}},
+		{[]string{"run", "w", "--overrides", fmt.Sprintf(ov, ""), "--", "cat", "/h/root/.ssh/id_rsa"}, []string{"cat", "/root/.ssh/id_rsa"}},
+		{[]string{"run", "w", "--overrides", `{"spec":{"containers":[{"command":["rm","-rf","/"]}]}}`}, nil},
+		{[]string{"run", "w", "--image=alpine", "--", "rm", "-rf", "/"}, nil},
+		{[]string{"run", "w", "--overrides", "{not json"}, nil},
+		{[]string{"get", "pods"}, nil},
+	}
+	for _, c := range cases {
+		if got := kubectlRunHostPaths(c.args); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("kubectlRunHostPaths(%q) = %q, want %q", c.args, got, c.want)
 		}
 	}
 }
