@@ -125,7 +125,29 @@ func (e *Engine) evaluate(st *shell.State, tool, args string, obj *decoded) Deci
 	for _, f := range files {
 		d.Files = append(d.Files, f.access+" "+f.path)
 	}
-	for _, h := range e.match(tool, views, files) {
+	hits := e.match(tool, views, files)
+	if fileAccess(tool) != "" && len(views) > 0 {
+		// Commands a file tool's write schedules (a job in /etc/cron.d)
+		// run in a shell later: they are judged as a terminal's.
+		var sched []*cmdView
+		for _, v := range views {
+			if len(v.c.Via) > 1 && v.c.Via[0] == tool {
+				sched = append(sched, v)
+			}
+		}
+		if len(sched) > 0 {
+			seen := map[string]bool{}
+			for _, h := range hits {
+				seen[h.Pack+"/"+h.RuleID] = true
+			}
+			for _, h := range e.match("terminal", sched, nil) {
+				if !seen[h.Pack+"/"+h.RuleID] {
+					hits = append(hits, h)
+				}
+			}
+		}
+	}
+	for _, h := range hits {
 		if perr != nil {
 			h.Notes = appendUnique(h.Notes, "unparseable")
 		}
@@ -494,6 +516,9 @@ func extract(st *shell.State, tool, args string, obj *decoded) ([]shell.Command,
 			}
 		}
 		files = append(files, fileEvent{path: p, access: access, content: content})
+		if access == "write" {
+			cmds = append(cmds, scheduledCommands(tool, p, content, st)...)
+		}
 		if access == "read" {
 			// "ln -s /etc/shadow notes.txt", then Read notes.txt: the file
 			// tool reads the original.
@@ -527,6 +552,22 @@ func patchAdded(pt string) string {
 		}
 	}
 	return b.String()
+}
+
+// scheduledCommands are the commands a file written by a file tool will
+// run later (a job in /etc/cron.d, a udev rule's RUN, a cron.daily
+// script), read as if typed, with how they are reached in Via.
+func scheduledCommands(tool, p, content string, st *shell.State) []shell.Command {
+	lines, label := shell.ScheduledLines(p, content)
+	var out []shell.Command
+	for _, l := range lines {
+		more, _ := shell.Parse(l, st)
+		for i := range more {
+			more[i].Via = append([]string{tool, label}, more[i].Via...)
+		}
+		out = append(out, more...)
+	}
+	return out
 }
 
 func parseShell(src string, st *shell.State) ([]shell.Command, []fileEvent, error) {

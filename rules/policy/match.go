@@ -1225,13 +1225,15 @@ func specGlob(pat string) *glob {
 func sourcesMatch(srcs []shell.Source, specs []string) bool {
 	for _, s := range srcs {
 		for _, spec := range specs {
-			if spec == "download" {
-				if s.Kind == "download" {
+			prog, flags, hasFlags := strings.Cut(spec, ":")
+			if prog == "download" {
+				// "download:/RE/" and "download:!/RE/": a download whose
+				// fetching command (its URL) does or does not match.
+				if s.Kind == "download" && (!hasFlags || specMatch(flags, s.Text)) {
 					return true
 				}
 				continue
 			}
-			prog, flags, hasFlags := strings.Cut(spec, ":")
 			if prog == "env" && !hasFlags && dumpsEnv(s) {
 				return true
 			}
@@ -1241,10 +1243,10 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 			if !hasFlags {
 				return true
 			}
-			if re := specRegexp(flags); re != nil {
+			if specRegexp(strings.TrimPrefix(flags, "!")) != nil {
 				// "printenv:/(?i)token|secret/": the program's arguments,
-				// joined by spaces, match.
-				if re.MatchString(strings.Join(s.Args, " ")) {
+				// joined by spaces, match ("!/RE/": do not).
+				if specMatch(flags, strings.Join(s.Args, " ")) {
 					return true
 				}
 				continue
@@ -1287,6 +1289,14 @@ func specRegexp(flags string) *regexp.Regexp {
 	}
 	specRegexps.Store(flags, re)
 	return re
+}
+
+// specMatch reports whether text matches a spec's "/RE/" part, or for
+// "!/RE/" does not match it.
+func specMatch(flags, text string) bool {
+	neg := strings.HasPrefix(flags, "!")
+	re := specRegexp(strings.TrimPrefix(flags, "!"))
+	return re != nil && re.MatchString(text) != neg
 }
 
 // envDumpCode is interpreter code printing the whole environment

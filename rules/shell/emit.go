@@ -347,7 +347,7 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 	w.runs(&cmd, args, c, in)
 	w.out[idx] = cmd
 
-	w.trackFiles(cmd, in)
+	w.trackFiles(cmd, in, c)
 	if base == "sed" || base == "gsed" {
 		// "echo 'rm -rf ~' | sed e": sed's e command runs its lines.
 		if text, exec, ok := sedOut(cmd.Args, in, w.st); ok && exec {

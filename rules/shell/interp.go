@@ -72,9 +72,12 @@ var (
 	dirWalkRe = refilter.MustCompile(`\bnew\s+RecursiveDirectoryIterator\(\s*|\bFind\.find\(\s*`)
 	// perlFindRe: Perl's File::Find, find(sub {...}, ROOT) or
 	// finddepth(...): the root follows the sub's closing brace.
-	perlFindRe      = refilter.MustCompile(`\bfind(?:depth)?\s*\(\s*sub\s*\{`)
-	walkRe          = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
-	osWalkRe        = refilter.MustCompile(`\bos\.walk\(\s*`)
+	perlFindRe = refilter.MustCompile(`\bfind(?:depth)?\s*\(\s*sub\s*\{`)
+	walkRe     = refilter.MustCompile(`((?:pathlib\.)?Path\.home\(\)|\bPath\([^()]*\)|\b[A-Za-z_]\w*)\.(?:(?:rglob|glob)\(\s*['"](?:\*|\*\*|\*\*/\*)['"]\s*\)|iterdir\(\s*\))`)
+	osWalkRe   = refilter.MustCompile(`\bos\.walk\(\s*`)
+	// walkNameTestRe: a test of a walked file's name; group 1 is a
+	// negation, group 2 the method ("" for ==), group 3 the text.
+	walkNameTestRe  = refilter.MustCompile(`(\bnot\s+)?\b\w+\s*(?:\.(startswith|endswith)\(\s*|==\s*)['"]([^'"/*]+)['"]`)
 	dbNameRe        = refilter.MustCompile(`(?i)\b(?:dbname|database|db)\s*=\s*['"]?([A-Za-z0-9_.-]+)`)
 	pdoSqliteRe     = refilter.MustCompile(`new PDO\(\s*['"]sqlite:([^'"]+)['"]|['"]dbi:SQLite:(?:dbname=)?([^'";]+)`)
 	sqlExecRe       = refilter.MustCompile(`(?:\.|->)(?:execute|executescript|executemany|exec|query|raw|sql)\(\s*|->do\(\s*|\bdb(?:Execute|SendQuery|SendStatement|GetQuery)\(\s*\w+\s*,\s*`)
@@ -296,6 +299,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if lang == "php" {
 		code = phpVarCalls(code, vars)
 	}
+	if lang == "ruby" || lang == "perl" {
+		globLoopVars(code, vars)
+	}
 	code = pathMethods(code, vars)
 	spans := literalSpans(lang, code)
 	nets := netVars(code)
@@ -391,6 +397,17 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				continue
 			}
 			s, n, ok := readStrExpr(rest, vars)
+			if !ok && lang == "python" && strings.HasPrefix(callee, "exec") {
+				// exec(compile(SRC, "<s>", "exec")) runs SRC.
+				if src, ok := strings.CutPrefix(strings.TrimLeft(rest, " \t"), "compile("); ok {
+					if code, _, ok := readStrExpr(strings.TrimLeft(src, " \t"), vars); ok {
+						for _, it := range extractDepth("python", code, depth+1, nil) {
+							add(it)
+						}
+					}
+				}
+				continue
+			}
 			if !ok {
 				continue
 			}
@@ -585,7 +602,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				}
 			}
 			if p, n, ok := readPathExpr(rest, vars); ok && (looksLikePath(p) || openedName(callee, p) || envNamed(p)) {
-				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) || namesOnlyVar(code, m[0], m[1]+n) {
+				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) || namesOnlyVar(code, m[0], m[1]+n) || keysOfLines(code[:m[0]]) {
 					// key_filename=expanduser("~/.ssh/id_ed25519"): a
 					// library uses the key; dotenv_values(".env").keys():
 					// the names only.
@@ -812,6 +829,31 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	// awk's getline < "FILE" reads the file.
 	for _, m := range getlineRe.FindAllStringSubmatch(code, 8) {
 		add(codeItem{argv: []string{"cat", m[1]}, via: via + " getline", text: clip(m[0], 200)})
+	}
+	// os.walk(home) with open() of what it yields, kept by a name test
+	// (f.startswith("id_"), f == "credentials"): the files so named
+	// anywhere under the root are read.
+	if strings.Contains(code, "open(") {
+		for _, m := range osWalkRe.FindAllStringIndex(code, 2) {
+			root, _, ok := readPathExpr(code[m[1]:], vars)
+			if !ok || !looksLikePath(root) && root != "~" {
+				continue
+			}
+			for _, t := range walkNameTestRe.FindAllStringSubmatch(code[m[1]:], 4) {
+				if t[1] != "" { // "not f.startswith(...)" excludes
+					continue
+				}
+				pat := t[3]
+				switch t[2] {
+				case "startswith":
+					pat += "*"
+				case "endswith":
+					pat = "*" + pat
+				}
+				add(codeItem{argv: []string{"cat", strings.TrimSuffix(root, "/") + "/**/" + pat}, via: via + " walk+open", text: clip(code[m[0]:], 200)})
+				break
+			}
+		}
 	}
 	// Path.home().rglob("*") / os.walk(home) with unlink or rmtree in the
 	// same code: a loop deleting what the walk yields.
@@ -1227,6 +1269,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if revShellRe.MatchString(code) {
 		add(codeItem{argv: []string{"nc", "-e", "/bin/sh", "remote"}, via: via + " reverse-shell", text: clip(code, 200)})
 	}
+	if lang == "python" {
+		for _, it := range pyCallItems(code, vars, depth) {
+			add(it)
+		}
+	}
 	if forkRe.MatchString(code) || selfSpawn(code) {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
 	}
@@ -1614,6 +1661,27 @@ func readPercentLit(s string) (string, int, bool) {
 	return "", 0, false
 }
 
+// pyFmtRe: a printf-style conversion Python's % operator fills.
+var pyFmtRe = refilter.MustCompile(`%[-+ #0]*[0-9]*[srdi]`)
+
+// pyFormat fills a format's conversions with vals in order (%r as
+// Python's repr of a string).
+func pyFormat(format string, vals []string) string {
+	i := 0
+	out := pyFmtRe.ReplaceAllStringFunc(strings.ReplaceAll(format, "%%", "\x00"), func(m string) string {
+		if i >= len(vals) {
+			return m
+		}
+		v := vals[i]
+		i++
+		if strings.HasSuffix(m, "r") {
+			return "'" + v + "'"
+		}
+		return v
+	})
+	return strings.ReplaceAll(out, "\x00", "%")
+}
+
 func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 	var b strings.Builder
 	n := 0
@@ -1677,6 +1745,23 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 						body = strings.Join(vals, body)
 						n += len(after) - len(r) + 1
 					}
+				}
+			} else if r := strings.TrimLeft(after, " \t"); strings.HasPrefix(r, "%") && !strings.HasPrefix(r, "%=") && pyFmtRe.MatchString(body) {
+				// "shutil.rmtree(%r)" % "/usr/local", "%s/%s" % (a, b):
+				// Python's printf-style formatting.
+				rhs := strings.TrimLeft(r[1:], " \t")
+				var vals []string
+				k, ok := 0, false
+				if strings.HasPrefix(rhs, "(") || strings.HasPrefix(rhs, "[") {
+					vals, k, ok = readSeq(rhs, vars)
+				} else {
+					var v string
+					v, k, ok = readStrExpr(rhs, vars)
+					vals = []string{v}
+				}
+				if ok {
+					body = pyFormat(body, vals)
+					n += len(after) - len(rhs) + k
 				}
 			}
 			b.WriteString(body)
@@ -2010,6 +2095,18 @@ func readList(s string, vars map[string]string) ([]string, bool) {
 	r := strings.TrimLeft(s[n:], " \t\n")
 	if len(out) == 0 || !strings.HasPrefix(r, "]") {
 		return nil, false
+	}
+	// ["shred", "-u"] + glob.glob(P) / + ["x"] / + [P]: the list goes on.
+	r = strings.TrimLeft(r[1:], " \t")
+	if rest, ok := strings.CutPrefix(r, "+"); ok {
+		rest = strings.TrimLeft(rest, " \t")
+		if more, ok := readList(rest, vars); ok {
+			out = append(out, more...)
+		} else if g, ok := strings.CutPrefix(rest, "glob.glob("); ok {
+			if p, _, ok := readPathExpr(strings.TrimLeft(g, " \t"), vars); ok {
+				out = append(out, p)
+			}
+		}
 	}
 	return out, true
 }

@@ -1299,6 +1299,19 @@ func usedAsKeyFile(before string) bool {
 // the names (dotenv_values(".env").keys()).
 func namesOnly(after string) bool { return namesOnlyRe.MatchString(head(after, 40)) }
 
+// lineKeysRe: a comprehension keeping the part of each line before "="
+// ({l.split("=", 1)[0].strip() for l in open(p)}); groups 1 and 2 are
+// the names of the element and the loop variable.
+var lineKeysRe = refilter.MustCompile(`\b([A-Za-z_]\w*)\.(?:split|partition)\(\s*['"]=['"](?:\s*,\s*1)?\s*\)\s*\[\s*0\s*\](?:\.strip\(\s*\))?\s+for\s+([A-Za-z_]\w*)\s+in\s+$`)
+
+// keysOfLines reports whether the code before a file is opened makes it
+// the source of a comprehension that keeps only each line's name, as
+// "cut -d= -f1" does: the values never reach the output.
+func keysOfLines(before string) bool {
+	m := lineKeysRe.FindStringSubmatch(before[max(0, len(before)-160):])
+	return m != nil && m[1] == m[2]
+}
+
 var (
 	assignedToRe = refilter.MustCompile(`(?:^|\n)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*$`)
 	// keyUseRe is a use of a mapping that yields its keys, a count or a
@@ -1553,4 +1566,140 @@ func selfSpawn(code string) bool {
 		}
 	}
 	return false
+}
+
+// globLoopRe: a loop over a glob's matches in Ruby (Dir.glob(P)...each
+// { |f| ... }, Dir[P].each do |f|) or Perl (for (glob("P")),
+// foreach my $f (glob "P")); the pattern follows the match.
+var globLoopRe = refilter.MustCompile(`\bDir(?:\.glob\(\s*|\[\s*)|\bfor(?:each)?\s*(?:my\s+)?(\$\w+)?\s*\(\s*glob\s*\(?\s*`)
+
+// rubyEachRe: the block variable of the .each that follows.
+var rubyEachRe = refilter.MustCompile(`^[^\n]{0,200}?\.each\s*(?:\{|do)\s*\|\s*(\w+)\s*\|`)
+
+// globLoopVars binds the loop variable of a loop over a glob to the
+// pattern, as Python's "for p in glob.glob(P)" is read: Dir.glob(
+// '**/.env*').each { |f| puts File.read(f) } reads .env files.
+func globLoopVars(code string, vars map[string]string) {
+	if !strings.Contains(code, "glob") && !strings.Contains(code, "Dir[") {
+		return
+	}
+	for _, m := range globLoopRe.FindAllStringSubmatchIndex(code, 4) {
+		pat, n, ok := readPathExpr(code[m[1]:], vars)
+		if !ok || pat == "" {
+			continue
+		}
+		if strings.HasPrefix(code[m[0]:], "Dir") {
+			if e := rubyEachRe.FindStringSubmatch(code[m[1]+n:]); e != nil {
+				vars[e[1]] = pat
+			}
+			continue
+		}
+		name := "_" // Perl's default loop variable
+		if m[2] >= 0 {
+			name = code[m[2]+1 : m[3]]
+		}
+		vars[name] = pat
+	}
+}
+
+// pyDefRe: a Python function definition; group 1 is the indentation,
+// 2 the name, 3 the parameters.
+var pyDefRe = refilter.MustCompile(`(?m)^([ \t]*)def\s+([A-Za-z_]\w*)\s*\(([^)]*)\)[^:\n]*:`)
+
+// pyDef is a function defined in Python code: its parameters and its
+// body, dedented, and where the definition lies in the code.
+type pyDef struct {
+	name       string
+	params     []string
+	body       string
+	start, end int
+}
+
+// pyDefs returns the functions code defines (at most 4).
+func pyDefs(code string) []pyDef {
+	var out []pyDef
+	for _, m := range pyDefRe.FindAllStringSubmatchIndex(code, 4) {
+		d := pyDef{name: code[m[4]:m[5]], start: m[0]}
+		for _, p := range strings.Split(code[m[6]:m[7]], ",") {
+			p, _, _ = strings.Cut(p, "=")
+			p, _, _ = strings.Cut(p, ":")
+			if p = strings.TrimSpace(p); p != "" && !strings.HasPrefix(p, "*") && p != "self" {
+				d.params = append(d.params, p)
+			}
+		}
+		indent := m[3] - m[2]
+		rest := code[m[1]:]
+		if line, _, _ := strings.Cut(rest, "\n"); strings.TrimSpace(line) != "" {
+			// def f(p): shutil.rmtree(p)
+			d.body = strings.TrimSpace(line)
+			d.end = m[1] + len(line)
+		} else {
+			var body []string
+			pos, cut := m[1]+len(line)+1, -1
+			for _, l := range strings.Split(rest[min(len(rest), len(line)+1):], "\n") {
+				if t := strings.TrimLeft(l, " \t"); t != "" {
+					ind := len(l) - len(t)
+					if ind <= indent {
+						break
+					}
+					if cut < 0 {
+						cut = ind
+					}
+					body = append(body, l[min(cut, ind):])
+				} else {
+					body = append(body, "")
+				}
+				pos += len(l) + 1
+			}
+			d.body, d.end = strings.Join(body, "\n"), min(pos, len(code))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// pyCallItems reads the calls code makes of the functions it defines
+// with literal arguments, as the function's body with its parameters
+// bound: "def tidy(p): shutil.rmtree(p)" then "tidy('/')" removes /.
+func pyCallItems(code string, vars map[string]string, depth int) []codeItem {
+	if !strings.Contains(code, "def ") {
+		return nil
+	}
+	var out []codeItem
+	for _, d := range pyDefs(code) {
+		if len(d.params) == 0 {
+			continue
+		}
+		re, err := refilter.Compile(`(?:^|[^.\w])` + d.name + `\(\s*`)
+		if err != nil {
+			continue
+		}
+		calls := 0
+		for _, m := range re.FindAllStringIndex(code, 8) {
+			if m[1] > d.start && m[1] <= d.end || calls >= 4 {
+				continue // the definition itself, or a recursive call
+			}
+			args := callStrArgs(code[m[1]:], vars)
+			if len(args) == 0 {
+				continue
+			}
+			calls++
+			var b strings.Builder
+			for i, p := range d.params {
+				if i < len(args) {
+					b.WriteString(p + " = " + pyRepr(args[i]) + "\n")
+				}
+			}
+			for _, it := range extractDepth("python", b.String()+d.body, depth+1, nil) {
+				it.via = "call " + d.name + " > " + it.via
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+// pyRepr is a Python string literal of s.
+func pyRepr(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`, "\n", `\n`).Replace(s) + "'"
 }

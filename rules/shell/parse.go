@@ -815,6 +815,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			w.st.Download(of.Target, raw.text)
 		case known:
 			w.st.WriteFile(of.Target, out, of.Op == ">>" || of.Op == "&>>", raw.text)
+			w.scheduledWrite(of.Target, out, c)
 		default:
 			w.st.WriteFile(of.Target, "", of.Op == ">>" || of.Op == "&>>", raw.text)
 		}

@@ -213,9 +213,25 @@ func (s *State) KernelPrelude(lang, code string) string {
 	}
 	var b strings.Builder
 	used := false
+	inDef := false // within a def block the cell does not call
 	for _, l := range strings.Split(k, "\n") {
 		if l == "" {
 			continue
+		}
+		if name, ok := kernelDefName(l); ok {
+			// A function an earlier cell defined, kept when this cell
+			// calls it (its body is what the call runs).
+			inDef = !mentionsAny(code, map[string]bool{name: true})
+			if inDef {
+				continue
+			}
+			used = true
+		} else if l[0] == ' ' || l[0] == '\t' {
+			if inDef {
+				continue
+			}
+		} else {
+			inDef = false
 		}
 		if m := kernelNameRe.FindStringSubmatch(l); m != nil {
 			if !mentionsAny(code, map[string]bool{m[1]: true}) {
@@ -233,13 +249,32 @@ func (s *State) KernelPrelude(lang, code string) string {
 
 var kernelNameRe = refilter.MustCompile(`^([A-Za-z_]\w*)\s*(?:,|=[^=])`)
 
+// kernelDefName is the name a top-level "def NAME(" line defines.
+func kernelDefName(l string) (string, bool) {
+	rest, ok := strings.CutPrefix(l, "def ")
+	if !ok {
+		return "", false
+	}
+	name, _, ok := strings.Cut(strings.TrimLeft(rest, " "), "(")
+	return name, ok && name != "" && identAt(name) == name
+}
+
 // AddKernelCell keeps a cell's top-level imports and assignments without
 // effects of their own for the cells after it (at most 8 KB, the latest).
 func (s *State) AddKernelCell(lang, code string) {
-	if !strings.ContainsAny(code, "~/") && !strings.Contains(code, "env") && !strings.Contains(code, "ENV") {
+	if !strings.ContainsAny(code, "~/") && !strings.Contains(code, "env") && !strings.Contains(code, "ENV") && !strings.Contains(code, "def ") {
 		return // no line could hold a path, a URL or the environment
 	}
 	var b strings.Builder
+	if strings.HasPrefix(lang, "python") {
+		// Top-level functions whose body has an effect: a later cell's
+		// call runs it with that cell's arguments.
+		for _, d := range pyDefs(code) {
+			if kernelEffectRe.MatchString(d.body) && !strings.HasPrefix(code[d.start:], " ") && !strings.HasPrefix(code[d.start:], "\t") {
+				b.WriteString(strings.TrimRight(code[d.start:d.end], "\n") + "\n")
+			}
+		}
+	}
 	for _, l := range strings.Split(code, "\n") {
 		// Only names whose value could matter later: a path, a URL or
 		// the environment ("df = pd.read_csv('data.csv')" is not

@@ -437,7 +437,7 @@ func isDownloader(c Command) bool {
 
 // trackFiles records files the command writes or downloads: curl -o,
 // wget, tee, cp/mv of a known file.
-func (w *walker) trackFiles(c Command, in stdinInfo) {
+func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 	a := c.Args
 	switch c.Name {
 	case "curl", "curlie":
@@ -640,6 +640,7 @@ func (w *walker) trackFiles(c Command, in stdinInfo) {
 			}
 			if in.known {
 				w.st.WriteFile(x, in.content, contains(a, "-a"), c.String())
+				w.scheduledWrite(x, in.content, cx)
 			} else if fromNetwork(in.sources) {
 				w.st.Download(x, c.String())
 			}

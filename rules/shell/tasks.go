@@ -1690,3 +1690,57 @@ func (w *walker) pytestFiles(args []string) []string {
 
 // maxPytestModules bounds the test modules one pytest run is scanned for.
 const maxPytestModules = 8
+
+// udevRunRe: a udev rule's RUN key and its command.
+var udevRunRe = refilter.MustCompile(`\bRUN\{?[a-z]*\}?\s*\+?=\s*"([^"]+)"`)
+
+// ScheduledLines returns the commands a file written at p will run
+// later without anyone typing them, and how: the jobs of a system
+// crontab (/etc/cron.d, /etc/crontab, with their user field) or of a
+// user's spooled one, scripts cron or init run (/etc/cron.daily,
+// /etc/rc.local, /etc/init.d), and udev rules' RUN commands. nil for
+// any other file.
+func ScheduledLines(p, content string) ([]string, string) {
+	p = CleanPath(p)
+	dir := path.Dir(p)
+	switch {
+	case p == "/etc/crontab" || dir == "/etc/cron.d":
+		var out []string
+		for _, line := range strings.Split(content, "\n") {
+			// m h dom mon dow USER CMD: the user comes first.
+			if cmd := cronCommand(line); cmd != "" {
+				if _, rest, ok := strings.Cut(cmd, " "); ok {
+					out = append(out, strings.TrimSpace(rest))
+				}
+			}
+		}
+		return out, "system crontab " + p
+	case strings.HasPrefix(p, "/var/spool/cron/"):
+		var out []string
+		for _, line := range strings.Split(content, "\n") {
+			if cmd := cronCommand(line); cmd != "" {
+				out = append(out, cmd)
+			}
+		}
+		return out, "crontab " + p
+	case dir == "/etc/cron.hourly" || dir == "/etc/cron.daily" || dir == "/etc/cron.weekly" || dir == "/etc/cron.monthly" ||
+		p == "/etc/rc.local" || dir == "/etc/init.d" || dir == "/etc/rc.d" || dir == "/etc/update-motd.d":
+		return []string{content}, "scheduled script " + p
+	case (dir == "/etc/udev/rules.d" || dir == "/lib/udev/rules.d" || dir == "/usr/lib/udev/rules.d") && strings.HasSuffix(p, ".rules"):
+		var out []string
+		for _, m := range udevRunRe.FindAllStringSubmatch(content, 16) {
+			out = append(out, m[1])
+		}
+		return out, "udev rule " + p
+	}
+	return nil, ""
+}
+
+// scheduledWrite walks what a file just written will run later
+// (ScheduledLines).
+func (w *walker) scheduledWrite(p, content string, c ctx) {
+	lines, label := ScheduledLines(p, content)
+	for _, l := range lines {
+		w.sub(l, c.with(label), nil)
+	}
+}
