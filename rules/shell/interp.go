@@ -480,7 +480,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				cmd = rubyInterp(cmd, vars) // `rm -rf #{Dir.home}/src`
 			}
 			add(codeItem{shell: cmd, via: via + " backticks"})
-			if evalBeforeRe.MatchString(code[:m[0]]) && lang != "sh" {
+			if lang != "sh" && evalBeforeRe.MatchString(code[max(0, m[0]-40):m[0]]) {
 				// eval `curl -s URL`: the command's output is run as code.
 				add(codeItem{shell: cmd + " | " + lang, via: via + " eval(backticks)"})
 			}

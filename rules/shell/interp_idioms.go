@@ -1670,16 +1670,18 @@ func pyCallItems(code string, vars map[string]string, depth int) []codeItem {
 		if len(d.params) == 0 {
 			continue
 		}
-		re, err := refilter.Compile(`(?:^|[^.\w])` + d.name + `\(\s*`)
-		if err != nil {
-			continue
-		}
 		calls := 0
-		for _, m := range re.FindAllStringIndex(code, 8) {
-			if m[1] > d.start && m[1] <= d.end || calls >= 4 {
-				continue // the definition itself, or a recursive call
+		for i, seen := 0, 0; calls < 4 && seen < 8; seen++ {
+			k := strings.Index(code[i:], d.name+"(")
+			if k < 0 {
+				break
 			}
-			args := callStrArgs(code[m[1]:], vars)
+			at, end := i+k, i+k+len(d.name)+1
+			i = end
+			if at > 0 && (isIdentByte(code[at-1]) || code[at-1] == '.') || end > d.start && end <= d.end {
+				continue // another name ending so, a method, the def itself or a recursive call
+			}
+			args := callStrArgs(strings.TrimLeft(code[end:], " \t"), vars)
 			if len(args) == 0 {
 				continue
 			}
