@@ -279,7 +279,10 @@ func (s *State) AddKernelCell(lang, code string) {
 		// Only names whose value could matter later: a path, a URL or
 		// the environment ("df = pd.read_csv('data.csv')" is not
 		// carried, so ordinary cells keep hitting the extraction memo).
-		if kernelLineRe.MatchString(l) && !kernelEffectRe.MatchString(l) && (strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "from ") || kernelValueRe.MatchString(l)) {
+		// A name bound to what the network returned is kept too, for the
+		// cell that runs it (src = urlopen(URL).read(), then exec(src)).
+		netBound := kernelNameRe.MatchString(l) && netReadRe.MatchString(l)
+		if kernelLineRe.MatchString(l) && (!kernelEffectRe.MatchString(l) || netBound) && (strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "from ") || kernelValueRe.MatchString(l)) {
 			b.WriteString(l + "\n")
 		}
 	}
