@@ -1141,7 +1141,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	// Code fetched and run in-process: exec(urlopen(URL).read()),
 	// eval(requests.get(URL).text) — the interpreter's own pipe-to-shell.
-	for _, m := range importURLRe.FindAllStringSubmatch(code, 4) {
+	for _, m := range importURLRe.FindAllStringSubmatch(urlText(code), 4) {
 		// import('https://...') in Deno, Bun or Node: the module fetched
 		// and run.
 		add(codeItem{shell: "curl -s " + quote(m[1]+m[2]) + " | " + lang, via: via + " import(network)"})
@@ -1186,7 +1186,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	// A variable read inside a print statement is printed:
 	// print(os.environ["OPENAI_API_KEY"]), console.log(process.env.X).
-	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
+	// (The print calls are found once for the three readings below.)
+	prints := printCallRe.FindAllStringIndex(code, 16)
+	for _, m := range prints {
 		stmt := code[m[1]:]
 		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
 			stmt = stmt[:i]
@@ -1211,7 +1213,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	// keys, a secret manager's payload, a keyring password, a dotenv
 	// file parsed (c.token, get_token(...).token, access_secret_version,
 	// Dotenv.parse(".env")).
-	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
+	for _, m := range prints {
 		stmt := code[m[1]:]
 		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
 			stmt = stmt[:i]
@@ -1223,7 +1225,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	// The whole environment printed: print(os.environ), console.log(
 	// process.env), p ENV, a loop printing os.environ.items().
-	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
+	for _, m := range prints {
 		stmt := code[m[1]:]
 		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
 			stmt = stmt[:i]
@@ -1659,6 +1661,15 @@ func readPercentLit(s string) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// urlText is code when it holds a URL, "" otherwise: patterns that need
+// one skip the rest (Python's plain "import x" lines).
+func urlText(code string) string {
+	if strings.Contains(code, "://") {
+		return code
+	}
+	return ""
 }
 
 // pyFmtRe: a printf-style conversion Python's % operator fills.
