@@ -87,13 +87,21 @@ func ManifestCommands(content string) [][]string {
 	return out
 }
 
-func (s podSpec) commands() [][]string {
-	host := map[string]string{}
-	for _, v := range s.Volumes {
-		if v.HostPath != nil && v.HostPath.Path != "" {
-			host[v.Name] = v.HostPath.Path
+// hostMounts are a container's mounts of node directories, as {node
+// path, container path} pairs.
+func (s podSpec) hostMounts(c podContainer) [][2]string {
+	var pairs [][2]string
+	for _, m := range c.VolumeMounts {
+		for _, v := range s.Volumes {
+			if v.Name == m.Name && v.HostPath != nil && v.HostPath.Path != "" && m.MountPath != "" {
+				pairs = append(pairs, [2]string{v.HostPath.Path, m.MountPath})
+			}
 		}
 	}
+	return pairs
+}
+
+func (s podSpec) commands() [][]string {
 	var out [][]string
 	for _, c := range append(append([]podContainer(nil), s.InitContainers...), s.Containers...) {
 		argv := append(append([]string(nil), c.Command...), c.Args...)
@@ -106,13 +114,7 @@ func (s podSpec) commands() [][]string {
 				argv = h
 			}
 		}
-		var pairs [][2]string
-		for _, m := range c.VolumeMounts {
-			if h, ok := host[m.Name]; ok && m.MountPath != "" {
-				pairs = append(pairs, [2]string{h, m.MountPath})
-			}
-		}
-		if len(pairs) > 0 {
+		if pairs := s.hostMounts(c); len(pairs) > 0 {
 			argv = rewriteMounts(argv, pairs)
 		}
 		out = append(out, argv)

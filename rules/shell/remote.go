@@ -3,6 +3,8 @@ package shell
 import (
 	"encoding/json"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // remoteShells returns the shell lines a cloud or VM CLI hands to a
@@ -184,47 +186,24 @@ func kubectlRunHostPaths(f []string) []string {
 			break
 		}
 	}
-	var doc struct {
-		Spec struct {
-			Volumes []struct {
-				Name     string `json:"name"`
-				HostPath *struct {
-					Path string `json:"path"`
-				} `json:"hostPath"`
-			} `json:"volumes"`
-			Containers []struct {
-				Command      []string `json:"command"`
-				Args         []string `json:"args"`
-				VolumeMounts []struct {
-					Name      string `json:"name"`
-					MountPath string `json:"mountPath"`
-				} `json:"volumeMounts"`
-			} `json:"containers"`
-		} `json:"spec"`
-	}
 	overrides := optValues(f[:len(f)-len(argv)], "--overrides")
-	if len(overrides) == 0 || json.Unmarshal([]byte(overrides[0]), &doc) != nil || len(doc.Spec.Containers) == 0 {
-		return nil
+	var doc struct {
+		Spec podSpec `yaml:"spec"`
 	}
-	hostPaths := map[string]string{}
-	for _, v := range doc.Spec.Volumes {
-		if v.HostPath != nil && v.HostPath.Path != "" {
-			hostPaths[v.Name] = v.HostPath.Path
-		}
+	// The override is JSON, which YAML reads.
+	if len(overrides) == 0 || yaml.Unmarshal([]byte(overrides[0]), &doc) != nil || len(doc.Spec.Containers) == 0 {
+		return nil
 	}
 	c := doc.Spec.Containers[0]
-	var pairs [][2]string
-	for _, m := range c.VolumeMounts {
-		if h, ok := hostPaths[m.Name]; ok && m.MountPath != "" {
-			pairs = append(pairs, [2]string{h, m.MountPath})
-		}
+	if len(c.Command)+len(c.Args) == 0 {
+		c.Command = argv // the command after "--", unless the override sets one
 	}
-	if len(c.Command)+len(c.Args) > 0 {
-		// The override's command replaces the one after "--".
-		argv = append(append([]string(nil), c.Command...), c.Args...)
-	}
-	if len(pairs) == 0 || len(argv) == 0 {
+	if len(doc.Spec.hostMounts(c)) == 0 {
 		return nil
 	}
-	return rewriteMounts(argv, pairs)
+	cmds := podSpec{Volumes: doc.Spec.Volumes, Containers: []podContainer{c}}.commands()
+	if len(cmds) == 0 {
+		return nil
+	}
+	return cmds[0]
 }
