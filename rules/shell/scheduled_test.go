@@ -166,3 +166,9 @@ func TestPlaybookModuleCommands(t *testing.T) {
 		t.Errorf("malformed playbook gave %q", got)
 	}
 }
+
+func TestHCLStrings(t *testing.T) {
+	if got := hclStrings(`"bash", "-c", "echo \"hi\""`); !reflect.DeepEqual(got, []string{"bash", "-c", `echo "hi"`}) {
+		t.Errorf("hclStrings = %q", got)
+	}
+}

@@ -1047,8 +1047,8 @@ var configTriggers = map[string][]buildTrigger{
 	"foreman":          {{file: "Procfile", lang: "procfile"}},
 	"overmind":         {{file: "Procfile", lang: "procfile"}},
 	"hivemind":         {{file: "Procfile", lang: "procfile"}},
-	"terraform":        {{file: ".tf", lang: "lines", sub: "apply"}},
-	"tofu":             {{file: ".tf", lang: "lines", sub: "apply"}},
+	"terraform":        {{file: ".tf", lang: "terraform", sub: "apply"}, {file: ".tf", lang: "terraform", sub: "plan"}},
+	"tofu":             {{file: ".tf", lang: "terraform", sub: "apply"}, {file: ".tf", lang: "terraform", sub: "plan"}},
 	"code":             {{file: ".vscode/tasks.json", lang: "vscode"}},
 	"cursor":           {{file: ".vscode/tasks.json", lang: "vscode"}},
 	"docker":           {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
@@ -1064,6 +1064,10 @@ func (w *walker) runTriggers(trig []buildTrigger, cmd *Command, c ctx) {
 			continue
 		}
 		mode := tf.lang
+		if mode == "terraform" {
+			w.terraformRun(tf.sub, c)
+			continue
+		}
 		w.runTaskFile(w.matchingFiles(tf.file), cmd.Name+" ("+tf.file+")", c, func(content string) []string {
 			return triggerCommands(mode, content)
 		}, langArg(mode)...)
@@ -1813,3 +1817,103 @@ func (w *walker) scheduledWrite(p, content string, c ctx) {
 		w.sub(l, c.with(label), nil)
 	}
 }
+
+var (
+	// tfLocalFileRe: a local_file data source and the file it reads.
+	tfLocalFileRe = refilter.MustCompile(`data\s+"local_(?:sensitive_)?file"\s+"[\w-]+"\s*\{[^}]*?\bfilename\s*=\s*(?:pathexpand\(\s*)?"([^"]+)"`)
+	// tfExternalRe: an external data source and the program it runs.
+	tfExternalRe = refilter.MustCompile(`data\s+"external"\s+"[\w-]+"\s*\{[^}]*?\bprogram\s*=\s*\[([^\]]*)\]`)
+	// tfHTTPRe: an http data source and the URL it fetches.
+	tfHTTPRe = refilter.MustCompile(`data\s+"http"\s+"[\w-]+"\s*\{[^}]*?\burl\s*=\s*"([^"]+)"`)
+	// tfLocalExecRe opens a local-exec provisioner block.
+	tfLocalExecRe = refilter.MustCompile(`provisioner\s+"local-exec"\s*\{`)
+	tfCommandRe   = refilter.MustCompile(`(?m)^\s*command\s*=\s*"((?:[^"\\]|\\.)*)"`)
+	tfInterpRe    = refilter.MustCompile(`(?m)^\s*interpreter\s*=\s*\[([^\]]*)\]`)
+	tfVarRe       = refilter.MustCompile(`\$\{var\.([A-Za-z_][\w-]*)\}`)
+	tfDefaultRe   = refilter.MustCompile(`(?s)variable\s+"([\w-]+)"\s*\{[^}]*?\bdefault\s*=\s*"([^"]*)"`)
+	tfAssignRe    = refilter.MustCompile(`(?m)^\s*([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"\s*$`)
+)
+
+// terraformRun walks what "terraform plan" or "apply" does with the
+// session's .tf files, all of them as one configuration: data sources
+// read a local file or fetch a URL at plan and apply (a local_file of
+// ~/.ssh/id_rsa lands in the state and in outputs); apply also runs the
+// local-exec provisioners, through their interpreter when one is set.
+// ${var.X} takes the variable's default or its value in a .tfvars file
+// the session wrote.
+func (w *walker) terraformRun(sub string, c ctx) {
+	files := w.matchingFiles(".tf")
+	if len(files) == 0 {
+		return
+	}
+	var b strings.Builder
+	cc := c.with("terraform " + sub)
+	for _, k := range files {
+		b.WriteString(w.st.Files[k].Content + "\n")
+		cc.crossCall = cc.crossCall || w.st.earlier("file:"+k)
+	}
+	content := b.String()
+	vars := map[string]string{}
+	for _, m := range tfDefaultRe.FindAllStringSubmatch(content, 32) {
+		vars[m[1]] = m[2]
+	}
+	for _, spec := range []string{".tfvars", ".tfvars.json"} {
+		for _, k := range w.matchingFiles(spec) {
+			for _, m := range tfAssignRe.FindAllStringSubmatch(w.st.Files[k].Content, 32) {
+				vars[m[1]] = m[2]
+			}
+		}
+	}
+	content = tfVarRe.ReplaceAllStringFunc(content, func(m string) string {
+		if v, ok := vars[m[6:len(m)-1]]; ok {
+			return v
+		}
+		return m
+	})
+	content = toxSubst.Replace(content)
+	var cmds []string
+	for _, m := range tfLocalFileRe.FindAllStringSubmatch(content, 8) {
+		cmds = append(cmds, "cat "+quote(m[1]))
+	}
+	for _, m := range tfHTTPRe.FindAllStringSubmatch(content, 8) {
+		cmds = append(cmds, "curl -s "+quote(m[1]))
+	}
+	for _, m := range tfExternalRe.FindAllStringSubmatch(content, 8) {
+		if argv := hclStrings(m[1]); len(argv) > 0 {
+			cmds = append(cmds, joinQuoted(argv))
+		}
+	}
+	if sub == "apply" {
+		for _, m := range tfLocalExecRe.FindAllStringIndex(content, 16) {
+			end := closeIndex(content[m[1]:], 1, 4000)
+			if end < 0 {
+				continue
+			}
+			block := content[m[1] : m[1]+end]
+			cm := tfCommandRe.FindStringSubmatch(block)
+			if cm == nil {
+				continue
+			}
+			command := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(cm[1])
+			if im := tfInterpRe.FindStringSubmatch(block); im != nil {
+				cmds = append(cmds, joinQuoted(append(hclStrings(im[1]), command)))
+			} else {
+				cmds = append(cmds, command)
+			}
+		}
+	}
+	for _, l := range cmds {
+		w.sub(l, cc, nil)
+	}
+}
+
+// hclStrings reads an HCL list's string items ("bash", "-c", "...").
+func hclStrings(list string) []string {
+	var out []string
+	for _, m := range hclStringRe.FindAllStringSubmatch(list, 16) {
+		out = append(out, strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1]))
+	}
+	return out
+}
+
+var hclStringRe = refilter.MustCompile(`"((?:[^"\\]|\\.)*)"`)
