@@ -697,7 +697,8 @@ func IsShell(name string) bool { return shells[name] }
 // "perl", "ruby", "node", "php", "lua"), or "".
 func Interpreter(name string) string {
 	switch {
-	case strings.HasPrefix(name, "python"), name == "pypy", name == "pypy3", name == "ipython":
+	case strings.HasPrefix(name, "python"), name == "pypy", name == "pypy3", name == "ipython", name == "py":
+		// py is the Python launcher on Windows.
 		return "python"
 	case name == "perl" || strings.HasPrefix(name, "perl5"):
 		return "perl"

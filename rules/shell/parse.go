@@ -174,6 +174,13 @@ func (w *walker) script(src string, c ctx) error {
 			return nil
 		}
 	}
+	if strings.Contains(src, "@") && (strings.Contains(src, "@(") || w.hasArraySplat(src)) {
+		// PowerShell array splatting, "$a = @('push','-f'); git @a" or
+		// "& git @('push','--force')": the items are the arguments.
+		if t, ok := w.psArraySplat(src); ok && t != src {
+			return w.script(t, c)
+		}
+	}
 	if strings.Contains(src, "@{") && psHashtableRe.MatchString(src) {
 		// "$p = @{ Path = $HOME; Recurse = $true }; Remove-Item @p": a
 		// hashtable literal is PowerShell; a POSIX reading splits it at

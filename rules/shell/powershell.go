@@ -1255,3 +1255,61 @@ func psHomeVar(text string) bool {
 	}
 	return false
 }
+
+var (
+	// psArrayAssignRe: a variable set to an array literal of strings.
+	psArrayAssignRe = refilter.MustCompile(`\$([A-Za-z_]\w*)\s*=\s*@\(\s*((?:'[^']*'|"[^"]*")(?:\s*,\s*(?:'[^']*'|"[^"]*"))*)\s*\)\s*;?`)
+	// psArrayInlineRe: an array literal of strings given as arguments.
+	psArrayInlineRe = refilter.MustCompile(`(^|\s)@\(\s*((?:'[^']*'|"[^"]*")(?:\s*,\s*(?:'[^']*'|"[^"]*"))*)\s*\)`)
+	psQuotedItemRe  = refilter.MustCompile(`'([^']*)'|"([^"]*)"`)
+)
+
+// psArrayItems are the quoted items of an array literal, as shell words.
+func psArrayItems(list string) string {
+	var out []string
+	for _, m := range psQuotedItemRe.FindAllStringSubmatch(list, 32) {
+		out = append(out, quote(m[1]+m[2]))
+	}
+	return strings.Join(out, " ")
+}
+
+// hasArraySplat reports whether src uses "@name" for an array the
+// session assigned earlier.
+func (w *walker) hasArraySplat(src string) bool {
+	for _, m := range psSplatUseRe.FindAllStringSubmatch(src, 8) {
+		if _, ok := w.st.Vars[psSplatKey+strings.ToLower(m[2])]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// psArraySplat records array assignments (for later calls too) and
+// rewrites array splats and inline array arguments as the words they
+// pass; ok is false when src holds neither.
+func (w *walker) psArraySplat(src string) (string, bool) {
+	changed := false
+	out := psArrayAssignRe.ReplaceAllStringFunc(src, func(m string) string {
+		g := psArrayAssignRe.FindStringSubmatch(m)
+		w.st.setVar(psSplatKey+strings.ToLower(g[1]), psArrayItems(g[2]))
+		changed = true
+		return ""
+	})
+	out = psArrayInlineRe.ReplaceAllStringFunc(out, func(m string) string {
+		g := psArrayInlineRe.FindStringSubmatch(m)
+		changed = true
+		return g[1] + psArrayItems(g[2])
+	})
+	if t := w.psSplat(out); t != out {
+		out, changed = t, true
+	}
+	if !changed {
+		return "", false
+	}
+	// "& git ..." is the call operator on a plain name.
+	out = strings.TrimSpace(out)
+	if t, ok := strings.CutPrefix(out, "& "); ok {
+		out = t
+	}
+	return out, true
+}

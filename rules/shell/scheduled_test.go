@@ -172,3 +172,26 @@ func TestHCLStrings(t *testing.T) {
 		t.Errorf("hclStrings = %q", got)
 	}
 }
+
+func TestWindowsArgs(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"& git @('push','--force','origin','main')", "git push --force origin main"},
+		{"$ga=@('push','-f','origin','master'); git @ga", "git push -f origin master"},
+		{`findstr aws_secret_access_key %USERPROFILE%\.aws\credentials`, "findstr aws_secret_access_key ~/.aws/credentials"},
+		{`findstr /i "PORT HOST" .env.production`, "findstr /i PORT HOST .env.production"},
+	}
+	for _, c := range cases {
+		cmds, _ := Parse(c.src, NewState())
+		var got []string
+		for _, cmd := range cmds {
+			got = append(got, strings.Join(append([]string{cmd.Name}, cmd.Args...), " "))
+		}
+		found := false
+		for _, g := range got {
+			found = found || g == c.want
+		}
+		if !found {
+			t.Errorf("Parse(%q) = %q, want %q among them", c.src, got, c.want)
+		}
+	}
+}

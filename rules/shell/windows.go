@@ -23,7 +23,7 @@ var psOnly = map[string]bool{
 	"compress-archive": true, "sdelete": true, "sdelete.exe": true, "sdelete64": true, "sdelete64.exe": true,
 	"wmic": true, "wmic.exe": true, "invoke-cimmethod": true, "invoke-wmimethod": true, "runas": true, "runas.exe": true,
 	"psexec": true, "psexec.exe": true, "psexec64": true, "psexec64.exe": true, "gsudo": true, "forfiles": true, "forfiles.exe": true,
-	"select-string": true, "sls": true,
+	"select-string": true, "sls": true, "findstr": true, "findstr.exe": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -182,6 +182,27 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		return append([]string{"shred", "-u"}, targets...), text, true
 	case "get-content", "gc", "type":
 		return append([]string{"cat"}, paths...), text, true
+	case "findstr", "findstr.exe":
+		// findstr [/opts] PATTERN FILES...: the files as paths, the
+		// pattern (absent with /c: or /g:) as written.
+		argv := []string{"findstr"}
+		pattern := true
+		for _, w := range words[1:] {
+			lw := strings.ToLower(strings.Trim(w, `"'`))
+			switch {
+			case strings.HasPrefix(lw, "/c:") || strings.HasPrefix(lw, "/g:"):
+				pattern = false
+				argv = append(argv, strings.Trim(w, `"'`))
+			case strings.HasPrefix(lw, "/") && !strings.Contains(lw[1:], "/") && !strings.Contains(lw, `\`):
+				argv = append(argv, strings.Trim(w, `"'`))
+			case pattern:
+				pattern = false
+				argv = append(argv, strings.Trim(w, `"'`))
+			default:
+				argv = append(argv, winPath(w))
+			}
+		}
+		return argv, text, true
 	case "certutil", "certutil.exe":
 		// certutil -urlcache -f URL FILE downloads; -decode IN OUT
 		// writes IN's base64 content decoded.
