@@ -771,7 +771,18 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	if psStatement(raw) && w.psStmt(raw.text, c) {
 		return "", true
 	}
-	if argv, text, ok := winCommand(raw.text, raw.fields, w.psInline); ok {
+	if len(raw.fields) > 1 && strings.EqualFold(raw.fields[0], "set") {
+		// cmd.exe's set NAME=VALUE (or set "NAME=VALUE"): %NAME% in a
+		// later cmd line, in this call or the next, is VALUE.
+		if m := cmdSetRe.FindStringSubmatch(strings.TrimRight(raw.text, " \t&;")); m != nil {
+			w.st.setVar(cmdVarKey+strings.ToLower(m[1]), m[2])
+		}
+	}
+	wtext := raw.text
+	if strings.Contains(wtext, "%") {
+		wtext = w.cmdExpand(wtext)
+	}
+	if argv, text, ok := winCommand(wtext, raw.fields, w.psInline); ok {
 		if len(argv) > 0 && argv[0] == "rm" && !hasOperand(argv[1:]) {
 			// "Get-ChildItem -Path $HOME | Remove-Item -Recurse": what is
 			// removed is what the listing names.
@@ -1343,4 +1354,25 @@ func plainName(s string) bool {
 		}
 	}
 	return true
+}
+
+// cmdVarKey prefixes the session variables cmd.exe's set assigned.
+const cmdVarKey = "\x00cmd:"
+
+var (
+	// cmdSetRe: cmd.exe's set NAME=VALUE, quoted whole or not.
+	cmdSetRe = refilter.MustCompile(`(?i)^\s*set\s+"?([A-Za-z_][\w.-]*)=([^"&|\r\n]*?)"?\s*$`)
+	// cmdVarRe: a %NAME% reference.
+	cmdVarRe = refilter.MustCompile(`%([A-Za-z_][\w.-]*)%`)
+)
+
+// cmdExpand replaces %NAME% with what cmd.exe's set gave NAME in the
+// session; other references (%USERPROFILE%) stay for winPath.
+func (w *walker) cmdExpand(text string) string {
+	return cmdVarRe.ReplaceAllStringFunc(text, func(m string) string {
+		if v, ok := w.st.Vars[cmdVarKey+strings.ToLower(m[1:len(m)-1])]; ok {
+			return v
+		}
+		return m
+	})
 }
