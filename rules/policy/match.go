@@ -656,6 +656,15 @@ func readPaths(v *cmdView, from string) []string {
 		if len(pos) >= 2 {
 			pos = pos[:len(pos)-1]
 		}
+		if v.c.Name == "scp" || v.c.Name == "rsync" {
+			// HOST:/etc/shadow pulled here reads the host's file.
+			pos = slices.Clone(pos)
+			for i, p := range pos {
+				if h, rp, ok := strings.Cut(p, ":"); ok && h != "" && !strings.Contains(h, "/") && strings.HasPrefix(rp, "/") || ok && strings.HasPrefix(rp, "~") {
+					pos[i] = rp
+				}
+			}
+		}
 	case "curl", "curl.exe", "wget", "wget2":
 		// Where a download is saved is written, not read ("curl URL -o
 		// /tmp/repo.key").

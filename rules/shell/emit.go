@@ -2025,7 +2025,7 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 			hadCode = true
 			cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
 			code := f[i+1]
-			if stdinEvalRe.MatchString(code) {
+			if stdinEvalRe.MatchString(code) || stdinEventEval(code) {
 				// The code runs what arrives on standard input.
 				cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
 				if in.known {

@@ -104,7 +104,11 @@ var (
 	envRefRe = refilter.MustCompile(`\b(?:os\.environ\s*\[\s*|os\.environ\.get\(\s*|os\.getenv\(\s*|os\.Getenv\(\s*|Sys\.getenv\(\s*|Deno\.env\.get\(\s*|System\.getenv\(\s*|Environment\.GetEnvironmentVariable\(\s*|getenv\(\s*|ENV\s*\[\s*|ENV\.fetch\(\s*)['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\bprocess\.env\.([A-Za-z_][A-Za-z0-9_]*)|\bprocess\.env\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]|\$ENV\{\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*\}|(?:\bstd::)?\benv::var(?:_os)?\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?`)
 	// Code that evaluates its own standard input:
 	// exec(sys.stdin.read()), eval(fs.readFileSync(0)), eval(STDIN.read).
-	stdinEvalRe = refilter.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
+	// stdinEventRe: Node code collecting its standard input by events
+	// and evaluating what it collected (new Function(s)(), eval(s),
+	// vm.runInThisContext(s)).
+	stdinEventRe = refilter.MustCompile(`(?s)process\.stdin\b.{0,300}?(?:new\s+Function\s*\(|\beval\s*\(|runInThisContext\s*\(|runInNewContext\s*\()`)
+	stdinEvalRe  = refilter.MustCompile(`\b(?:exec|eval|instance_eval|Function)\s*\(?\s*(?:sys\.stdin\.read\(\)|sys\.stdin|open\(\s*0|open\(\s*['"]/dev/stdin|(?:require\(\s*['"]fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]/dev/stdin['"])|STDIN\.read|\$stdin\.read|<STDIN>|file_get_contents\(\s*['"]php://stdin)`)
 	// Code that writes to its output.
 	printCallRe = refilter.MustCompile(`\b(?:print|println|printf|puts|pp|say|echo|fmt\.(?:Print|Println|Printf|Fprintf|Fprintln)|Console\.(?:Write|WriteLine)|System\.out\.(?:print|println|printf)|console\.(?:log|error|info|dir|warn|debug)|sys\.stdout\.write|process\.stdout\.write|STDOUT\.write|var_dump|print_r|pprint|logging\.(?:info|warning|error|debug|critical)|logger\.(?:info|warning|warn|error|debug))\b|\b(?:cat|message|writeLines)\s*\(|(?:^|[;{\n])\s*p\s+`)
 	// A socket connected out with the process's stdio or a shell tied
@@ -1174,12 +1178,15 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		}
 		// open(PATH, "wb").write(urlopen(URL).read()) and the like: a
 		// file written by code that fetches is a download.
-		for _, m := range append(openRe.FindAllStringIndex(code, -1), putFileRe.FindAllStringIndex(code, -1)...) {
+		// File.write(P, URI.open(URL).read), fs.writeFileSync(P, text)
+		// after a fetch: writing calls, whatever their mode argument.
+		writes := append(putFileRe.FindAllStringIndex(code, -1), writeCallRe.FindAllStringIndex(code, -1)...)
+		for _, m := range append(openRe.FindAllStringIndex(code, -1), writes...) {
 			p, mode, ok := pathThenArg(code[m[1]:], vars)
 			if !ok {
 				continue
 			}
-			if m2, _, _ := readStrExpr(mode, vars); strings.ContainsAny(m2, "wa") || putFileRe.MatchString(code[m[0]:m[1]]) {
+			if m2, _, _ := readStrExpr(mode, vars); strings.ContainsAny(m2, "wa") || putFileRe.MatchString(code[m[0]:m[1]]) || writeCallRe.MatchString(code[m[0]:m[1]]) {
 				add(codeItem{argv: []string{"curl", "-s", "-o", p, u[1]}, via: via + " download", text: clip(code[m[0]:], 200)})
 			}
 		}
@@ -1661,6 +1668,12 @@ func readPercentLit(s string) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// stdinEventEval reports whether Node code evaluates the text it read
+// from standard input through stream events.
+func stdinEventEval(code string) bool {
+	return strings.Contains(code, "process.stdin") && stdinEventRe.MatchString(code)
 }
 
 // urlText is code when it holds a URL, "" otherwise: patterns that need

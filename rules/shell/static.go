@@ -500,6 +500,17 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 				}
 			}
 		}
+		if archive, dir, ok := unpackTarget(c.Name, a); ok && (dir == "" || dir == "." || dir == "./") && (archive == "" || archive == "-") && fromNetwork(in.sources) {
+			// curl URL/tool-1.4.2.tar.gz | tar xz: the same, named after
+			// the URL's file.
+			for _, src := range in.sources {
+				if u := lastURL(strings.Fields(src.Text)); u != "" {
+					if stem := archiveStem(urlBase(u)); stem != "" {
+						w.st.DownloadDir(stem, src.Text)
+					}
+				}
+			}
+		}
 		if archive, dir, ok := unpackTarget(c.Name, a); ok && dir != "" && dir != "." && dir != "./" {
 			from := ""
 			if archive == "-" || archive == "" {
