@@ -554,6 +554,9 @@ func suspectWord(a string, m *Matcher, text string) bool {
 // tarReads are the files tar archives: its operands, relative to the
 // directory of the last -C before them ("tar czf k.tgz -C ~ .ssh" reads
 // ~/.ssh), not the archive named by -f.
+// outfileOptRe is an option naming a file the tool writes.
+var outfileOptRe = regexp.MustCompile(`(?i)^--[a-z-]*(outfile|out-file|output-file|outdir|output)$`)
+
 // senderReads are the local files a file-transfer or packet tool sends:
 // "tftp HOST -c put FILE", "smbclient //H/S -c 'put FILE NAME'",
 // "hping3 -E FILE" (the file is the packets' payload). ok is false for
@@ -691,6 +694,14 @@ func readPaths(v *cmdView, from string) []string {
 		pos = append(pos, dir)
 	}
 	skip := map[int]bool{}
+	// Where a tool writes what it makes ("aws iot
+	// create-keys-and-certificate --private-key-outfile k.key",
+	// "--output f") is written, not read.
+	for i, a := range v.c.Args {
+		if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && outfileOptRe.MatchString(a) {
+			skip[i+1] = true
+		}
+	}
 	// Exclusion patterns name what is left out, not what is read:
 	// "zip -r a.zip . -x .env", "rsync --exclude .env", "tar --exclude .env".
 	for i, a := range v.c.Args {
@@ -795,7 +806,7 @@ func readPaths(v *cmdView, from string) []string {
 	for _, a := range v.c.Args {
 		if strings.HasPrefix(a, "--") && !strings.HasPrefix(a, "--exclude") && !strings.HasPrefix(a, "--include") && !strings.HasPrefix(a, "--filter") {
 			if opt, val, ok := strings.Cut(a, "="); ok {
-				if authFileOpt.MatchString(opt) {
+				if authFileOpt.MatchString(opt) || outfileOptRe.MatchString(opt) {
 					// --key-file=KEY, --credential-file=F: the tool
 					// authenticates with the file; nothing is printed.
 					continue
