@@ -1345,6 +1345,20 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			case "-c", "-command", "/c":
 				// PowerShell pipelines ("iwr URL | iex") read like sh.
 				code := strings.Join(args.fields[i+1:], " ")
+				if strings.Contains(cmd.Text, `\`) {
+					// An unquoted command with Windows paths: the POSIX
+					// parse dropped its backslashes; take it as written.
+					if ws := winSplit(cmd.Text); len(ws) > 0 {
+						for j, wd := range ws {
+							if lw := strings.ToLower(wd); (lw == "-c" || lw == "-command" || lw == "/c") && j+1 < len(ws) {
+								if rest := strings.Join(ws[j+1:], " "); !strings.ContainsAny(rest, `"'`) {
+									code = rest
+								}
+								break
+							}
+						}
+					}
+				}
 
 				w.psNetExec(code, c.with(name+" -c"))
 				w.sub(code, c.with(name+" -c"), nil)

@@ -1239,7 +1239,7 @@ func psStatement(raw rawCmd) bool {
 		return false
 	}
 	switch strings.ToLower(raw.fields[0]) {
-	case "set-alias", "new-alias", "sal", "nal", "invoke-command", "icm", "start-job", "sajb", "iex", "invoke-expression":
+	case "set-alias", "new-alias", "sal", "nal", "invoke-command", "icm", "start-job", "sajb", "iex", "invoke-expression", "new-scheduledtaskaction":
 		return true
 	}
 	return false
