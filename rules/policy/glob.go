@@ -172,6 +172,9 @@ func normPath(p string) string {
 			if len(parts) == 5 {
 				p += parts[4]
 			}
+		} else if i := strings.Index(p, "/root~"); i > 0 && strings.Count(p[:i], "/") == 2 {
+			// /proc/self/root$HOME/.netrc, $HOME already "~".
+			p = p[i+len("/root"):]
 		}
 	}
 	if m := homeRe.FindString(p); m != "" {

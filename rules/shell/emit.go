@@ -1414,6 +1414,10 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 	case name == "helm":
 		w.applyManifests(name, args.fields, c, in)
+	case name == "apptainer" || name == "singularity":
+		if rest := apptainerExec(args.fields); len(rest) > 0 {
+			w.emit(newRaw(rest), c.with(name+" exec"), in)
+		}
 	case name == "docker" || name == "podman" || name == "kubectl" || name == "nerdctl" || name == "finch":
 		if name == "kubectl" {
 			w.applyManifests(name, args.fields, c, in)
@@ -2691,6 +2695,45 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 		return nil
 	}
 	return rewriteMounts(argv, pairs)
+}
+
+// apptainerExec is the command "apptainer exec|run IMAGE CMD..." runs,
+// with paths under --bind mounts rewritten to the host's. Apptainer
+// binds the home directory and /tmp by default, so what the command does
+// there it does to the host's files.
+func apptainerExec(f []string) []string {
+	if len(f) < 3 || (f[0] != "exec" && f[0] != "run") {
+		return nil
+	}
+	var pairs [][2]string
+	i := 1
+	for ; i < len(f) && strings.HasPrefix(f[i], "-"); i++ {
+		a := f[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		switch name {
+		case "-B", "--bind", "--mount":
+			if !hasVal && i+1 < len(f) {
+				val = f[i+1]
+				i++
+			}
+			for _, b := range strings.Split(val, ",") {
+				src, dst, ok := strings.Cut(b, ":")
+				dst, _, _ = strings.Cut(dst, ":")
+				if !ok {
+					dst = src
+				}
+				pairs = append(pairs, [2]string{src, dst})
+			}
+		case "--env", "--home", "-H", "--pwd", "--overlay", "-o", "--app", "--network", "--security", "--env-file":
+			if !hasVal {
+				i++
+			}
+		}
+	}
+	if i+1 >= len(f) {
+		return nil // no command after the image
+	}
+	return rewriteMounts(f[i+1:], pairs)
 }
 
 // hostDevice reports whether an argument names a block device

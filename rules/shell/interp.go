@@ -1201,6 +1201,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			stmt = stmt[:i]
 		}
 		for _, ix := range envRefRe.FindAllStringSubmatchIndex(stmt, 4) {
+			if argOfOtherCall(stmt[:ix[0]]) {
+				// print(MongoClient(os.environ["URI"]).list_database_names()):
+				// the value goes to a call; what is printed is its result.
+				continue
+			}
 			before := stmt[max(0, ix[0]-8):ix[0]]
 			// Past the call's own closing parenthesis: getenv("X") != null.
 			after := strings.TrimLeft(stmt[ix[1]:min(len(stmt), ix[1]+10)], ") ]")
@@ -1668,6 +1673,41 @@ func readPercentLit(s string) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// argOfOtherCall reports whether the text before an expression in a
+// print statement leaves it inside a call other than printing,
+// formatting or string conversion.
+func argOfOtherCall(before string) bool {
+	depth := 0
+	for i := len(before) - 1; i >= 0; i-- {
+		switch before[i] {
+		case ')', ']', '}':
+			depth++
+		case '[', '{':
+			if depth > 0 {
+				depth--
+			}
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			name := before[:i]
+			j := len(name)
+			for j > 0 && (isIdentByte(name[j-1]) || name[j-1] == '.') {
+				j--
+			}
+			switch strings.TrimLeft(name[j:], ".") {
+			case "", "print", "println", "printf", "puts", "p", "pp", "say", "echo", "str", "repr", "format", "String", "JSON.stringify",
+				"json.dumps", "console.log", "console.error", "console.info", "fmt.Println", "fmt.Printf", "fmt.Print", "print_r", "var_dump",
+				"cat", "message", "writeLines", "paste", "paste0", "sprintf", "f":
+				continue
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // stdinEventEval reports whether Node code evaluates the text it read
