@@ -65,6 +65,10 @@ func remoteShells(name string, f []string) []string {
 	case "aws":
 		// start-session with AWS-StartInteractiveCommand runs its
 		// "command" parameter the same way.
+		if len(f) >= 2 && f[0] == "ecs" && f[1] == "execute-command" {
+			// ECS Exec runs --command in a task's container.
+			return optValues(f, "--command")
+		}
 		if len(f) >= 2 && f[0] == "ssm" && (f[1] == "send-command" || f[1] == "start-session") {
 			var out []string
 			for _, p := range optValues(f, "--parameters") {
@@ -96,7 +100,7 @@ func remoteHost(name string, f []string) string {
 	case "fly", "flyctl", "heroku":
 		return strings.Join(optValues(f, "-a", "--app"), " ")
 	case "aws":
-		return strings.Join(optValues(f, "--instance-ids", "--targets"), " ")
+		return strings.Join(optValues(f, "--instance-ids", "--targets", "--cluster"), " ")
 	}
 	return ""
 }

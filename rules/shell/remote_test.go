@@ -26,6 +26,7 @@ func TestRemoteShells(t *testing.T) {
 		{"aws", []string{"ssm", "get-command-invocation", "--parameters", "commands=x"}, nil},
 		{"aws", []string{"ssm", "start-session", "--target", "i-1", "--document-name", "AWS-StartInteractiveCommand", "--parameters", "command=systemctl stop falcon-sensor"}, []string{"systemctl stop falcon-sensor"}},
 		{"aws", []string{"ssm", "start-session", "--target", "i-1"}, nil},
+		{"aws", []string{"ecs", "execute-command", "--cluster", "c", "--task", "t", "--interactive", "--command", "python manage.py migrate"}, []string{"python manage.py migrate"}},
 		{"fly", []string{"ssh", "console", "-a", "api", "-C", "rm -rf /data"}, []string{"rm -rf /data"}},
 		{"fly", []string{"deploy", "-C", "x"}, nil},
 		{"heroku", []string{"run", "-a", "acme-prod", "bin/rails", "db:drop"}, []string{"bin/rails db:drop"}},
