@@ -1288,6 +1288,12 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			add(it)
 		}
 	}
+	if lang == "python" || lang == "node" || lang == "ruby" {
+		for _, it := range sdkDeleteItems(code) {
+			it.via = via + " " + it.via
+			add(it)
+		}
+	}
 	if forkRe.MatchString(code) || selfSpawn(code) {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
 	}

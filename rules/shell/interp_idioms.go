@@ -1705,3 +1705,76 @@ func pyCallItems(code string, vars map[string]string, depth int) []codeItem {
 func pyRepr(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`, "\n", `\n`).Replace(s) + "'"
 }
+
+var (
+	// sdkDeleteRe: an SDK call that deletes, empties or destroys what it
+	// is called on.
+	sdkDeleteRe = refilter.MustCompile(`\.(?:delete|begin_delete|delete_index|delete_indices|clear_objects|clear_index|delete_bucket|empty|emptyBucket|delete_project|delete_repo|destroy|destroy_all|delete_all|purge)\s*\(`)
+	// sdkProdRe: a literal or variable name that says production (or a
+	// live payment account).
+	sdkProdRe = refilter.MustCompile(`(?i)(^|[^a-z])(prod|prd|production|live)([^a-z]|$)`)
+	// sdkRepoDeleteRe: PyGithub's and python-gitlab's repository and
+	// project deletes.
+	sdkRepoDeleteRe = refilter.MustCompile(`\.(get_repo|projects\.get)\(\s*['"]([^'"]+)['"]\s*\)\.delete\(\s*\)`)
+)
+
+// sdkDeleteItems reads SDK deletes in code: a repository or project
+// deleted through PyGithub or python-gitlab is "gh repo delete"; any
+// other delete, empty or destroy call on a line that names production
+// (a literal or an environment variable such as STRIPE_LIVE_SECRET_KEY)
+// is an "sdk-delete" the packs treat as a production data store
+// destroyed. Lines that only call delete on local objects name no
+// production and are left alone.
+func sdkDeleteItems(code string) []codeItem {
+	if !strings.Contains(code, "delete") && !strings.Contains(code, "destroy") && !strings.Contains(code, "clear") &&
+		!strings.Contains(code, "empty") && !strings.Contains(code, "purge") {
+		return nil
+	}
+	var out []codeItem
+	for _, m := range sdkRepoDeleteRe.FindAllStringSubmatch(code, 4) {
+		out = append(out, codeItem{argv: []string{"gh", "repo", "delete", m[2], "--yes"}, via: "sdk " + m[1] + ".delete", text: clip(m[0], 200)})
+	}
+	for _, line := range strings.Split(code, "\n") {
+		if len(out) >= 8 {
+			break
+		}
+		m := sdkDeleteRe.FindStringIndex(line)
+		if m == nil {
+			continue
+		}
+		if a := strings.TrimLeft(line[m[1]:], " \t"); a != "" && (a[0] == '\'' || a[0] == '"' || a[0] == '`') {
+			// cache.delete('prod:key'): one named entry, not the store.
+			continue
+		}
+		for _, lit := range append(strLitsOf(line), envNamesOf(line)...) {
+			if sdkProdRe.MatchString(lit) {
+				out = append(out, codeItem{argv: []string{"sdk-delete", strings.TrimSpace(line[m[0]+1 : m[1]-1]), lit}, via: "sdk delete", text: clip(line, 200)})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// strLitsOf returns the quoted string literals of a line of code.
+func strLitsOf(line string) []string {
+	var out []string
+	for _, m := range hclStringRe.FindAllStringSubmatch(line, 16) {
+		out = append(out, m[1])
+	}
+	for _, m := range sqLitRe.FindAllStringSubmatch(line, 16) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+var sqLitRe = refilter.MustCompile(`'([^'\n]*)'`)
+
+// envNamesOf returns the environment variable names a line reads.
+func envNamesOf(line string) []string {
+	var out []string
+	for _, m := range envRefRe.FindAllStringSubmatch(line, 8) {
+		out = append(out, m[1]+m[2]+m[3]+m[4]+m[5])
+	}
+	return out
+}
