@@ -782,6 +782,14 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	if strings.Contains(wtext, "%") {
 		wtext = w.cmdExpand(wtext)
 	}
+	if lw := strings.ToLower(wtext); strings.HasPrefix(lw, "microsoft.powershell.") {
+		// Microsoft.PowerShell.Management\Remove-Item: the cmdlet by its
+		// module-qualified name.
+		if i := strings.IndexByte(wtext, '\\'); i > 0 && !strings.ContainsAny(wtext[:i], " \t") {
+			w.sub(wtext[i+1:], c, nil)
+			return "", true
+		}
+	}
 	if argv, text, ok := winCommand(wtext, raw.fields, w.psInline); ok {
 		if len(argv) > 0 && argv[0] == "rm" && !hasOperand(argv[1:]) {
 			// "Get-ChildItem -Path $HOME | Remove-Item -Recurse": what is

@@ -31,6 +31,9 @@ var winDirs = map[string]string{
 	"$env:localappdata": "~/AppData/Local", "%localappdata%": "~/AppData/Local",
 	"$env:appdata": "~/AppData/Roaming", "%appdata%": "~/AppData/Roaming",
 	"$env:temp": "/tmp", "%temp%": "/tmp", "$env:tmp": "/tmp", "%tmp%": "/tmp",
+	// The system's own directories.
+	"%systemroot%": "/Windows", "%windir%": "/Windows", "$env:systemroot": "/Windows", "$env:windir": "/Windows",
+	"%programfiles%": "/Program Files", "$env:programfiles": "/Program Files", "%programdata%": "/ProgramData", "$env:programdata": "/ProgramData",
 }
 
 // winRmRe is an rm line written for PowerShell: a -Force or -Recurse
