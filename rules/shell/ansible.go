@@ -133,6 +133,14 @@ func playbookModuleCommands(content string) []string {
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
+				switch mod := k[strings.LastIndexByte(k, '.')+1:]; v := t[k].(type) {
+				case string:
+					// ansible.builtin.command: wipefs -a /dev/sdb
+					if mod == "shell" || mod == "command" || mod == "raw" {
+						out = append(out, ansibleTemplate(v, vars))
+					}
+					continue
+				}
 				if args, ok := t[k].(map[string]any); ok {
 					out = append(out, ansibleModuleArgs(k, func(name string) string {
 						return ansibleTemplate(scalarString(args[name]), vars)

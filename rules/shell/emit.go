@@ -2662,7 +2662,7 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 	if i >= len(f) {
 		return nil
 	}
-	if len(mounts) == 0 && privileged && slices.ContainsFunc(f[i+1:], hostDevice) {
+	if len(mounts) == 0 && privileged && (slices.ContainsFunc(f[i+1:], hostDevice) || len(f[i+1:]) == 3 && f[i+2] == "-c" && slices.ContainsFunc(strings.Fields(f[i+3]), hostDevice)) {
 		// "docker run --privileged ubuntu mkfs.ext4 /dev/nvme0n1": a
 		// privileged container sees the host's disks.
 		if entry != "" {

@@ -1065,10 +1065,23 @@ func (w *walker) runTriggers(trig []buildTrigger, cmd *Command, c ctx) {
 		}
 		mode := tf.lang
 		if mode == "terraform" {
-			w.terraformRun(tf.sub, c)
+			w.terraformRun(tf.sub, c, cmd.Args)
 			continue
 		}
-		w.runTaskFile(w.matchingFiles(tf.file), cmd.Name+" ("+tf.file+")", c, func(content string) []string {
+		files := w.matchingFiles(tf.file)
+		if mode == "ansible" {
+			if named := w.playbooks(cmd.Args); len(named) > 0 {
+				// ansible-playbook site.yml: that playbook (and its
+				// roles' tasks), not whichever YAML file sorts first.
+				for _, content := range named {
+					for _, l := range triggerCommands(mode, content) {
+						w.sub(l, c.with(cmd.Name+" (playbook)"), nil)
+					}
+				}
+				continue
+			}
+		}
+		w.runTaskFile(files, cmd.Name+" ("+tf.file+")", c, func(content string) []string {
 			return triggerCommands(mode, content)
 		}, langArg(mode)...)
 	}
@@ -1829,6 +1842,11 @@ var (
 	tfLocalExecRe = refilter.MustCompile(`provisioner\s+"local-exec"\s*\{`)
 	tfCommandRe   = refilter.MustCompile(`(?m)^\s*command\s*=\s*"((?:[^"\\]|\\.)*)"`)
 	tfInterpRe    = refilter.MustCompile(`(?m)^\s*interpreter\s*=\s*\[([^\]]*)\]`)
+	// tfPathexpandRe: ${pathexpand("~/x")} in an interpolation.
+	tfPathexpandRe = refilter.MustCompile(`\$\{pathexpand\("([^"]*)"\)\}`)
+	// tfRemoteExecRe opens a remote-exec provisioner block.
+	tfRemoteExecRe = refilter.MustCompile(`provisioner\s+"remote-exec"\s*\{`)
+	tfInlineRe     = refilter.MustCompile(`(?s)\binline\s*=\s*\[(.*?)\]`)
 	tfVarRe       = refilter.MustCompile(`\$\{var\.([A-Za-z_][\w-]*)\}`)
 	tfDefaultRe   = refilter.MustCompile(`(?s)variable\s+"([\w-]+)"\s*\{[^}]*?\bdefault\s*=\s*"([^"]*)"`)
 	tfAssignRe    = refilter.MustCompile(`(?m)^\s*([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"\s*$`)
@@ -1841,7 +1859,7 @@ var (
 // local-exec provisioners, through their interpreter when one is set.
 // ${var.X} takes the variable's default or its value in a .tfvars file
 // the session wrote.
-func (w *walker) terraformRun(sub string, c ctx) {
+func (w *walker) terraformRun(sub string, c ctx, args []string) {
 	files := w.matchingFiles(".tf")
 	if len(files) == 0 {
 		return
@@ -1864,6 +1882,13 @@ func (w *walker) terraformRun(sub string, c ctx) {
 			}
 		}
 	}
+	// -var NAME=VALUE on the command line wins.
+	for _, v := range optValues(args, "-var", "--var") {
+		if k, val, ok := strings.Cut(strings.Trim(v, `"'`), "="); ok {
+			vars[k] = val
+		}
+	}
+	content = tfPathexpandRe.ReplaceAllString(content, "$1")
 	content = tfVarRe.ReplaceAllStringFunc(content, func(m string) string {
 		if v, ok := vars[m[6:len(m)-1]]; ok {
 			return v
@@ -1902,10 +1927,54 @@ func (w *walker) terraformRun(sub string, c ctx) {
 			}
 		}
 	}
+	if sub == "apply" {
+		// remote-exec runs its inline commands on the resource's host.
+		for _, m := range tfRemoteExecRe.FindAllStringIndex(content, 8) {
+			if end := closeIndex(content[m[1]:], 1, 4000); end > 0 {
+				if im := tfInlineRe.FindStringSubmatch(content[m[1] : m[1]+end]); im != nil {
+					cmds = append(cmds, hclStrings(im[1])...)
+				}
+			}
+		}
+	}
 	for _, l := range cmds {
 		w.sub(l, cc, nil)
 	}
 }
+
+// playbooks returns the contents of the playbooks an ansible-playbook
+// command names that the session wrote, each followed by its roles'
+// tasks (roles/NAME/tasks/main.yml) as a play of their own.
+func (w *walker) playbooks(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasSuffix(a, ".yml") && !strings.HasSuffix(a, ".yaml") {
+			continue
+		}
+		_, f := w.st.LookupFile(a)
+		if f == nil || f.Downloaded {
+			continue
+		}
+		out = append(out, f.Content)
+		for _, m := range playRolesRe.FindAllStringSubmatch(f.Content, 8) {
+			for _, ext := range []string{".yml", ".yaml"} {
+				if key, rf := w.st.LookupFile("roles/" + m[1] + "/tasks/main" + ext); rf != nil && !rf.Downloaded && strings.Contains(key, "roles/"+m[1]+"/") {
+					var b strings.Builder
+					b.WriteString("- hosts: all\n  tasks:\n")
+					for _, l := range strings.Split(rf.Content, "\n") {
+						b.WriteString("    " + l + "\n")
+					}
+					out = append(out, b.String())
+				}
+			}
+		}
+	}
+	return out
+}
+
+// playRolesRe: a role a play lists ("roles: [reset]", "- role: reset",
+// "  - reset").
+var playRolesRe = refilter.MustCompile(`(?m)(?:^\s*-\s*(?:role:\s*)?|roles:\s*\[\s*)([A-Za-z0-9_.-]+)`)
 
 // hclStrings reads an HCL list's string items ("bash", "-c", "...").
 func hclStrings(list string) []string {
