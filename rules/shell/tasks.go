@@ -1847,9 +1847,9 @@ var (
 	// tfRemoteExecRe opens a remote-exec provisioner block.
 	tfRemoteExecRe = refilter.MustCompile(`provisioner\s+"remote-exec"\s*\{`)
 	tfInlineRe     = refilter.MustCompile(`(?s)\binline\s*=\s*\[(.*?)\]`)
-	tfVarRe       = refilter.MustCompile(`\$\{var\.([A-Za-z_][\w-]*)\}`)
-	tfDefaultRe   = refilter.MustCompile(`(?s)variable\s+"([\w-]+)"\s*\{[^}]*?\bdefault\s*=\s*"([^"]*)"`)
-	tfAssignRe    = refilter.MustCompile(`(?m)^\s*([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"\s*$`)
+	tfVarRe        = refilter.MustCompile(`\$\{var\.([A-Za-z_][\w-]*)\}`)
+	tfDefaultRe    = refilter.MustCompile(`(?s)variable\s+"([\w-]+)"\s*\{[^}]*?\bdefault\s*=\s*"([^"]*)"`)
+	tfAssignRe     = refilter.MustCompile(`(?m)^\s*([A-Za-z_][\w-]*)\s*=\s*"([^"]*)"\s*$`)
 )
 
 // terraformRun walks what "terraform plan" or "apply" does with the
