@@ -1707,9 +1707,9 @@ func pyRepr(s string) string {
 }
 
 var (
-	// sdkDeleteRe: an SDK call that deletes, empties or destroys what it
+	// sdkDeleteRe: an SDK call that deletes, purges or destroys what it
 	// is called on.
-	sdkDeleteRe = refilter.MustCompile(`\.(?:delete|begin_delete|delete_index|delete_indices|clear_objects|clear_index|delete_bucket|empty|emptyBucket|delete_project|delete_repo|destroy|destroy_all|delete_all|purge)\s*\(`)
+	sdkDeleteRe = refilter.MustCompile(`\.(?:delete|begin_delete|delete_index|delete_indices|clear_objects|clear_index|delete_bucket|emptyBucket|delete_project|delete_repo|destroy|destroy_all|delete_all|purge)\s*\(`)
 	// sdkProdRe: a literal or variable name that says production (or a
 	// live payment account).
 	sdkProdRe = refilter.MustCompile(`(?i)(^|[^a-z])(prod|prd|production|live)([^a-z]|$)`)
@@ -1720,14 +1720,14 @@ var (
 
 // sdkDeleteItems reads SDK deletes in code: a repository or project
 // deleted through PyGithub or python-gitlab is "gh repo delete"; any
-// other delete, empty or destroy call on a line that names production
+// other delete, destroy or purge call on a line that names production
 // (a literal or an environment variable such as STRIPE_LIVE_SECRET_KEY)
 // is an "sdk-delete" the packs treat as a production data store
 // destroyed. Lines that only call delete on local objects name no
 // production and are left alone.
 func sdkDeleteItems(code string) []codeItem {
 	if !strings.Contains(code, "delete") && !strings.Contains(code, "destroy") && !strings.Contains(code, "clear") &&
-		!strings.Contains(code, "empty") && !strings.Contains(code, "purge") {
+		!strings.Contains(code, "emptyBucket") && !strings.Contains(code, "purge") {
 		return nil
 	}
 	var out []codeItem
