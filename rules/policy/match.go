@@ -1263,7 +1263,7 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 			if !hasFlags {
 				return true
 			}
-			if specRegexp(strings.TrimPrefix(flags, "!")) != nil {
+			if specPattern(flags) != "" {
 				// "printenv:/(?i)token|secret/": the program's arguments,
 				// joined by spaces, match ("!/RE/": do not).
 				if specMatch(flags, strings.Join(s.Args, " ")) {
@@ -1289,34 +1289,45 @@ func sourcesMatch(srcs []shell.Source, specs []string) bool {
 	return false
 }
 
-// specRegexps caches the regexps of "prog:/RE/" source specs.
+// specRegexps caches the compiled patterns of "prog:/RE/" source specs.
 var specRegexps sync.Map
 
-// specRegexp is the regexp of a source spec's "/RE/" part, nil when the
-// part is a flag list. A pack's patterns are compiled once when it is
-// loaded, which rejects a bad one, so the fallback (never matching) is
-// for specs built by hand.
-func specRegexp(flags string) *regexp.Regexp {
-	if len(flags) < 2 || flags[0] != '/' || flags[len(flags)-1] != '/' {
-		return nil
+// specPattern is the pattern of a source spec's "/RE/" (or "!/RE/")
+// part, "" when the part is a flag list.
+func specPattern(flags string) string {
+	f := strings.TrimPrefix(flags, "!")
+	if len(f) < 2 || f[0] != '/' || f[len(f)-1] != '/' {
+		return ""
 	}
-	if re, ok := specRegexps.Load(flags); ok {
-		return re.(*regexp.Regexp)
+	return f[1 : len(f)-1]
+}
+
+// compileSpec compiles a spec pattern once: a pack's patterns are
+// compiled (and a bad one rejected) when it is loaded, and matching
+// reuses them.
+func compileSpec(pat string) (*regexp.Regexp, error) {
+	if re, ok := specRegexps.Load(pat); ok {
+		return re.(*regexp.Regexp), nil
 	}
-	re, err := regexp.Compile(flags[1 : len(flags)-1])
+	re, err := regexp.Compile(pat)
 	if err != nil {
-		re = regexp.MustCompile(`$.^`)
+		return nil, err
 	}
-	specRegexps.Store(flags, re)
-	return re
+	specRegexps.Store(pat, re)
+	return re, nil
 }
 
 // specMatch reports whether text matches a spec's "/RE/" part, or for
-// "!/RE/" does not match it.
+// "!/RE/" does not match it. A flag list, or a pattern that does not
+// compile (only in a spec built by hand: loading rejects it), matches
+// nothing.
 func specMatch(flags, text string) bool {
-	neg := strings.HasPrefix(flags, "!")
-	re := specRegexp(strings.TrimPrefix(flags, "!"))
-	return re != nil && re.MatchString(text) != neg
+	pat := specPattern(flags)
+	if pat == "" {
+		return false
+	}
+	re, err := compileSpec(pat)
+	return err == nil && re.MatchString(text) != strings.HasPrefix(flags, "!")
 }
 
 // envDumpCode is interpreter code printing the whole environment

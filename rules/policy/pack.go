@@ -427,9 +427,8 @@ func (m *Matcher) compile() error {
 	}
 	for _, specs := range [][]string{m.CodeFrom, m.StdinFrom, m.ArgsFrom, m.ArgsNotFrom} {
 		for _, spec := range specs {
-			if _, flags, ok := strings.Cut(spec, ":"); ok && len(strings.TrimPrefix(flags, "!")) >= 2 && strings.TrimPrefix(flags, "!")[0] == '/' && flags[len(flags)-1] == '/' {
-				flags = strings.TrimPrefix(flags, "!")
-				if _, e := regexp.Compile(flags[1 : len(flags)-1]); e != nil {
+			if _, flags, ok := strings.Cut(spec, ":"); ok && specPattern(flags) != "" {
+				if _, e := compileSpec(specPattern(flags)); e != nil {
 					return fmt.Errorf("bad regex in source %q: %v", spec, e)
 				}
 			}

@@ -1919,7 +1919,7 @@ func (w *walker) terraformRun(sub string, c ctx, args []string) {
 			if cm == nil {
 				continue
 			}
-			command := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(cm[1])
+			command := hclUnescape.Replace(cm[1])
 			if im := tfInterpRe.FindStringSubmatch(block); im != nil {
 				cmds = append(cmds, joinQuoted(append(hclStrings(im[1]), command)))
 			} else {
@@ -1980,9 +1980,12 @@ var playRolesRe = refilter.MustCompile(`(?m)(?:^\s*-\s*(?:role:\s*)?|roles:\s*\[
 func hclStrings(list string) []string {
 	var out []string
 	for _, m := range hclStringRe.FindAllStringSubmatch(list, 16) {
-		out = append(out, strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[1]))
+		out = append(out, hclUnescape.Replace(m[1]))
 	}
 	return out
 }
+
+// hclUnescape undoes the escapes of an HCL string's body.
+var hclUnescape = strings.NewReplacer(`\"`, `"`, `\\`, `\`)
 
 var hclStringRe = refilter.MustCompile(`"((?:[^"\\]|\\.)*)"`)
