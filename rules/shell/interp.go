@@ -863,6 +863,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	// same code: a loop deleting what the walk yields.
 	if deleteCallRe.MatchString(code) && !walkFilterRe.MatchString(code) {
 		for _, m := range walkRe.FindAllStringSubmatchIndex(code, 4) {
+			if walkPrinted(code, m[0]) {
+				continue
+			}
 			recv := code[m[2]:m[3]]
 			p, ok := vars[recv]
 			if !ok {
@@ -874,6 +877,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " walk+delete", text: clip(code[m[0]:], 200)})
 		}
 		for _, m := range append(osWalkRe.FindAllStringIndex(code, 4), dirWalkRe.FindAllStringIndex(code, 4)...) {
+			if walkPrinted(code, m[0]) {
+				continue
+			}
 			if p, _, ok := readPathExpr(code[m[1]:], vars); ok && (looksLikePath(p) || p == "~") {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " walk+delete", text: clip(code[m[0]:], 200)})
 			}
@@ -2669,4 +2675,13 @@ func langProgram(lang string) string {
 // session, is the path.
 func envNamed(p string) bool {
 	return strings.HasPrefix(p, unkOpen+envMark) && strings.HasSuffix(p, unkClose) && strings.Count(p, unkOpen) == 1
+}
+
+// walkPrinted reports a directory walk at code[i:] on a line that only
+// prints ("print(sorted(x.name for x in Path('.').iterdir()))"): a
+// listing shown, not a loop whose entries are deleted.
+func walkPrinted(code string, i int) bool {
+	start := strings.LastIndexByte(code[:i], '\n') + 1
+	line := strings.TrimLeft(code[start:i], " \t")
+	return strings.HasPrefix(line, "print(") || strings.HasPrefix(line, "pprint(") || strings.HasPrefix(line, "console.log(")
 }

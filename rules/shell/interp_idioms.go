@@ -451,7 +451,17 @@ var (
 )
 
 // sdkDestroyRe: SDK calls that delete or disable what a service holds.
-var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_dataset|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\bnew\s+(?:Delete|Terminate)\w*Command\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)`)
+var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_dataset|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\bnew\s+(?:Delete|Terminate)\w*Command\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)|\.delete\(\s*force\s*=\s*True\s*\)`)
+
+// sdkDestroyAllRe: a comprehension or loop over a whole collection
+// (.all(), .auto_paging_iter(), iter_all) whose body deletes, terminates
+// or destroys, within its first few lines.
+var sdkDestroyAllRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destroy)\(\)\s+for\s+\w+\s+in\s+[^\]\n]*\.(?:all|auto_paging_iter)\(\)|\bfor\s+\w+\s+in\s+[^\n:]*(?:\.(?:all|auto_paging_iter)\(\)|\biter_all\([^()\n]*\))\s*:[ \t]*\n(?:[ \t]+[^\n]*\n){0,3}?[ \t]+[\w.]*(?:\(\)\.)?(?:delete|terminate|destroy|rdelete)\([^()\n]*\)`)
+
+// cloudSDKRe: code using a cloud or SaaS account's SDK, whose
+// collections are that account's resources (a web framework's ORM
+// collections are not read as such).
+var cloudSDKRe = refilter.MustCompile(`\b(?:boto3|google\.cloud|stripe|azure\.mgmt|digitalocean|linode_api4|hcloud|pdpyras|datadog_api_client|sendgrid|twilio|auth0|okta|CloudFlare|cloudflare|heroku3|ovh)\b`)
 
 // libraryItems reads what well-known library calls do, as the
 // command-line tool that does the same.
@@ -504,6 +514,13 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 		// names (a production host, tag or variable).
 		method := strings.TrimRight(strings.TrimSpace(code[m[0]:m[1]]), "( \t")
 		out = append(out, codeItem{argv: []string{"sdk-destroy", method, clip(code, 600)}, via: "sdk", text: clip(code[m[0]:], 200)})
+	}
+	if m := sdkDestroyAllRe.FindStringIndex(code); m != nil && cloudSDKRe.MatchString(code) {
+		// Every resource a cloud or SaaS account lists, deleted one by
+		// one ("[i.terminate() for i in ec2.instances.all()]", a loop
+		// over stripe.Customer.list().auto_paging_iter() deleting each):
+		// whatever the names, the account is emptied.
+		out = append(out, codeItem{argv: []string{"sdk-destroy", "every", clip(code, 600)}, via: "sdk", text: clip(code[m[0]:], 200)})
 	}
 	for _, m := range httpDeleteRe.FindAllStringIndex(code, 8) {
 		// requests.delete(URL), axios.delete(URL), fetch(URL, {method:

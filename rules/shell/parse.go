@@ -168,6 +168,11 @@ func (w *walker) script(src string, c ctx) error {
 			src = clean
 		}
 	}
+	if strings.Contains(src, `:\;`) {
+		// "Set-Location C:\; Remove-Item *": a drive's root before a
+		// statement separator, not an escaped ";".
+		src = driveRootSemiRe.ReplaceAllString(src, "$1:/;")
+	}
 	if t := strings.TrimLeft(src, " \t"); len(t) > 4 && strings.EqualFold(t[:4], "for ") && strings.Contains(t, "%") {
 		if m := cmdForRe.FindStringSubmatch(src); m != nil {
 			w.cmdFor(m, c)
@@ -179,6 +184,23 @@ func (w *walker) script(src string, c ctx) error {
 		// "& git @('push','--force')": the items are the arguments.
 		if t, ok := w.psArraySplat(src); ok && t != src {
 			return w.script(t, c)
+		}
+	}
+	if strings.Contains(src, "{") && strings.Contains(src, "|") {
+		if strings.Contains(src, "$") {
+			for _, x := range psForEach(src) {
+				w.sub(x, c.with("ForEach-Object"), nil)
+			}
+		}
+		if sts := psSplit(src); len(sts) > 0 && psPipeBlockRe.MatchString(sts[0]) {
+			// A script block with a pipeline inside, read the PowerShell
+			// way; the statements after it as usual.
+			for i, st := range sts {
+				if i > 0 || !w.psStmt(st, c) {
+					w.sub(st, c, nil)
+				}
+			}
+			return nil
 		}
 	}
 	if strings.Contains(src, "@{") && psHashtableRe.MatchString(src) {
@@ -206,6 +228,8 @@ func (w *walker) script(src string, c ctx) error {
 	w.depth--
 	return nil
 }
+
+var driveRootSemiRe = refilter.MustCompile(`\b([A-Za-z]):\\;`)
 
 // astCache keeps recent parse results by source text. Agents run the
 // same commands again and again (git status, the test suite), and the
@@ -779,7 +803,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		}
 	}
 	wtext := raw.text
-	if strings.Contains(wtext, "%") {
+	if strings.Contains(wtext, "%") || strings.Contains(wtext, "!") {
 		wtext = w.cmdExpand(wtext)
 	}
 	if lw := strings.ToLower(wtext); strings.HasPrefix(lw, "microsoft.powershell.") {
@@ -1370,8 +1394,8 @@ const cmdVarKey = "\x00cmd:"
 var (
 	// cmdSetRe: cmd.exe's set NAME=VALUE, quoted whole or not.
 	cmdSetRe = refilter.MustCompile(`(?i)^\s*set\s+"?([A-Za-z_][\w.-]*)=([^"&|\r\n]*?)"?\s*$`)
-	// cmdVarRe: a %NAME% reference.
-	cmdVarRe = refilter.MustCompile(`%([A-Za-z_][\w.-]*)%`)
+	// cmdVarRe: %NAME%, or !NAME! under delayed expansion (cmd /v:on).
+	cmdVarRe = refilter.MustCompile(`%([A-Za-z_][\w.-]*)%|!([A-Za-z_][\w.-]*)!`)
 )
 
 // cmdExpand replaces %NAME% with what cmd.exe's set gave NAME in the

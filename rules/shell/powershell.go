@@ -1313,3 +1313,123 @@ func (w *walker) psArraySplat(src string) (string, bool) {
 	}
 	return out, true
 }
+
+// psForEachRe finds a pipeline into ForEach-Object with a script block.
+var psForEachRe = refilter.MustCompile(`(?i)\|\s*(?:%|foreach-object|foreach)\s*\{`)
+
+// psItemRe is the pipeline's current object as a command's operand:
+// "$_", "$PSItem", "$_.FullName", optionally after -Path / -LiteralPath.
+var psItemRe = refilter.MustCompile(`(?i)(?:-(?:literal)?path\s+)?["']?\$(?:_|psitem)(?:\.(?:fullname|fullpath|pspath))?\b["']?`)
+
+// psForEach reads "PRODUCER | ForEach-Object { BODY }": each statement
+// of BODY that acts on the current object ($_) as a whole operand is
+// returned reading it from the pipeline, so "gci $HOME -r | % { ri
+// $_.FullName -fo -r }" gives "gci $HOME -r | ri -fo -r", which the
+// listing-into-Remove-Item reading resolves to what the listing names;
+// with a producer of quoted strings, the strings stand in for $_. The
+// statement itself is still read as it is written (rules match its text,
+// "$_.GetNetworkCredential().Password"); these are read besides it.
+func psForEach(src string) []string {
+	var out []string
+	for _, st := range psSplit(src) {
+		loc := psForEachRe.FindStringIndex(st)
+		if loc == nil {
+			continue
+		}
+		open := loc[1] - 1
+		end := psCloseBrace(st, open)
+		if end < 0 {
+			continue
+		}
+		producer, body := strings.TrimSpace(st[:loc[0]]), st[open+1:end]
+		if producer == "" {
+			continue
+		}
+		lit := psLiteralItems(producer)
+		if psFromB64ItemRe.MatchString(body) {
+			// % { [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($_)) }
+			out = append(out, producer+" | base64 -d")
+		}
+		for _, b := range psSplit(body) {
+			if lit != "" && psItemRe.MatchString(b) {
+				// 'C:\x', 'C:\y' | % { Remove-Item $_ -Recurse }: the
+				// items themselves.
+				out = append(out, psItemRe.ReplaceAllStringFunc(b, func(string) string { return " " + lit + " " }))
+			} else if r, ok := psDropItem(b); ok {
+				out = append(out, producer+" | "+r)
+			}
+		}
+	}
+	return out
+}
+
+// psFromB64ItemRe decodes the current object from base64.
+var psFromB64ItemRe = refilter.MustCompile(`(?i)FromBase64String\(\s*\$(?:_|psitem)\s*\)`)
+
+// psLiteralItemsRe is a pipeline producer that is only quoted strings
+// ("'C:\x', 'C:\y'").
+var psLiteralItemsRe = refilter.MustCompile(`^\s*(?:'[^'"$` + "`" + `]*'|"[^'"$` + "`" + `]*")(?:\s*,\s*(?:'[^'"$` + "`" + `]*'|"[^'"$` + "`" + `]*"))*\s*$`)
+
+// psLiteralItems returns a producer of quoted strings as an argument
+// list, or "".
+func psLiteralItems(p string) string {
+	if psLiteralItemsRe.MatchString(p) {
+		return strings.TrimSpace(p)
+	}
+	return ""
+}
+
+// psDropItem removes the current object from a statement where it is a
+// whole operand; "$_.GetNetworkCredential().Password" or "$_[0]" are
+// expressions over it, left alone (ok false).
+func psDropItem(st string) (string, bool) {
+	locs := psItemRe.FindAllStringIndex(st, -1)
+	if len(locs) == 0 {
+		return st, false
+	}
+	var b strings.Builder
+	prev := 0
+	for _, l := range locs {
+		if l[1] < len(st) && strings.IndexByte(" \t;|", st[l[1]]) < 0 {
+			return st, false
+		}
+		b.WriteString(st[prev:l[0]])
+		b.WriteByte(' ')
+		prev = l[1]
+	}
+	b.WriteString(st[prev:])
+	return strings.TrimSpace(b.String()), true
+}
+
+// psCloseBrace returns the index of the "}" closing the "{" at open,
+// skipping quoted text, or -1.
+func psCloseBrace(s string, open int) int {
+	depth := 0
+	var q byte
+	for i := open; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case q != 0:
+			if ch == q {
+				q = 0
+			} else if ch == '`' && q == '"' {
+				i++
+			}
+		case ch == '\'' || ch == '"':
+			q = ch
+		case ch == '{':
+			depth++
+		case ch == '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// psPipeBlockRe is a script block run by Invoke-Command, Start-Job or
+// the call operator whose body holds a pipeline: a POSIX reading would
+// split the statement at that "|" ("icm -ScriptBlock { irm URL | iex }").
+var psPipeBlockRe = refilter.MustCompile(`(?is)^\s*(?:[&.]\s*|(?:invoke-command|icm|start-job|sajb|start-threadjob)\b[^{]*?-scriptblock\s*)\{[^{}]*\|`)

@@ -119,7 +119,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		switch {
 		case lw == "-path" || lw == "-literalpath" || lw == "-lp":
 			if i+1 < len(words) {
-				paths = append(paths, winPath(words[i+1]))
+				paths = append(paths, winPaths(words[i+1])...)
 				i++
 			}
 		case lw == "-value" || lw == "-val":
@@ -140,7 +140,7 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			force = true
 		case strings.HasPrefix(lw, "-") || len(lw) == 2 && lw[0] == '/':
 		default:
-			paths = append(paths, winPath(w))
+			paths = append(paths, winPaths(words[i])...)
 		}
 	}
 	switch prog {
@@ -355,6 +355,12 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			case (lw == "-argumentlist" || lw == "-args") && i+1 < len(words):
 				i++
 				for _, item := range psCommaItems(words[i]) {
+					if l := strings.ToLower(item); len(item) > 3 && (strings.HasPrefix(l, "/c ") || strings.HasPrefix(l, "/k ")) {
+						// cmd.exe /c "a && b": the command line stays one
+						// argument, its operators cmd's own.
+						args = append(args, item[:2], strings.TrimSpace(item[3:]))
+						continue
+					}
 					args = append(args, winSplit(item)...)
 				}
 			case strings.HasPrefix(lw, "-"):
@@ -370,8 +376,8 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		}
 	case "select-string", "sls":
 		// Select-String [-Path] FILE [-Pattern] P: grep -E P FILE.
-		pat, file := "", ""
-		var pos []string
+		pat := ""
+		var files, pos []string
 		for i := 1; i < len(words); i++ {
 			switch lw := strings.ToLower(words[i]); {
 			case (lw == "-pattern") && i+1 < len(words):
@@ -379,7 +385,12 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 				pat = strings.Trim(words[i], `"'`)
 			case (lw == "-path" || lw == "-literalpath") && i+1 < len(words):
 				i++
-				file = winPath(words[i])
+				files = append(files, winPaths(words[i])...)
+				// -Path a, b: the array's further items follow as words.
+				for strings.HasSuffix(words[i], ",") && i+1 < len(words) {
+					i++
+					files = append(files, winPaths(words[i])...)
+				}
 			case strings.HasPrefix(lw, "-"):
 			default:
 				pos = append(pos, strings.Trim(words[i], `"'`))
@@ -388,15 +399,11 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		if pat == "" && len(pos) > 0 {
 			pat, pos = pos[0], pos[1:]
 		}
-		if file == "" && len(pos) > 0 {
-			file = winPath(pos[0])
+		if len(files) == 0 && len(pos) > 0 {
+			files = append(files, winPath(pos[0]))
 		}
 		if pat != "" {
-			argv := []string{"grep", "-E", pat}
-			if file != "" {
-				argv = append(argv, file)
-			}
-			return argv, text, true
+			return append([]string{"grep", "-E", pat}, files...), text, true
 		}
 	case "add-content", "ac", "set-content", "sc":
 		if !hasValue && len(paths) == 2 {
@@ -634,6 +641,19 @@ var psEnvRe = refilter.MustCompile(`(?i)\$env:`)
 
 // winSplit splits a command line at blanks, keeping quoted parts whole
 // and backslashes as they are; it stops at the first shell operator.
+// winPaths reads one word that may be a PowerShell array of paths
+// ("'dist',", "a,b"): each item, normalised.
+func winPaths(word string) []string {
+	if !strings.Contains(word, ",") {
+		return []string{winPath(strings.Trim(word, `"'`))}
+	}
+	var out []string
+	for _, it := range psCommaItems(word) {
+		out = append(out, winPath(it))
+	}
+	return out
+}
+
 func winSplit(s string) []string {
 	var out []string
 	var b strings.Builder
@@ -676,6 +696,26 @@ func winSplit(s string) []string {
 // winPath turns a Windows path into the POSIX form the pack's globs use:
 // %USERPROFILE%, $env:USERPROFILE and $HOME are "~", a drive prefix goes
 // (C:\Users\x is /Users/x, which is a home), backslashes become slashes.
+// uncPath maps a UNC path onto the file system it names: an
+// administrative share of this machine (\\localhost\c$\Users) is the
+// drive itself, a WSL distribution's share (\\wsl$\Ubuntu\home) is that
+// distribution's root, and any other server's share is mounted under
+// /mnt (other people's files, as a mounted volume is).
+func uncPath(p string) string {
+	parts := strings.FieldsFunc(p, func(r rune) bool { return r == '\\' || r == '/' })
+	if len(parts) < 2 {
+		return p
+	}
+	server, share, rest := strings.ToLower(parts[0]), parts[1], strings.Join(parts[2:], "/")
+	switch {
+	case (server == "localhost" || server == "127.0.0.1" || server == ".") && len(share) == 2 && share[1] == '$':
+		return "/" + rest
+	case server == "wsl$" || server == "wsl.localhost":
+		return "/" + rest
+	}
+	return "/mnt/" + parts[0] + "/" + share + "/" + rest
+}
+
 func winPath(p string) string {
 	p = strings.Trim(p, `"'`)
 	// "$env:TEMP\x" inside a POSIX shell's double quotes: the shell took
@@ -683,6 +723,9 @@ func winPath(p string) string {
 	p = strings.ReplaceAll(p, unkOpen+"env"+unkClose+":", "$env:")
 	// \\?\C:\x, the long-path form, is C:\x.
 	p = strings.TrimPrefix(strings.TrimPrefix(p, `\\?\`), `//?/`)
+	if strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//") {
+		p = uncPath(p)
+	}
 	lp := strings.ToLower(p)
 	for _, pre := range []string{"%userprofile%", "${env:userprofile}", "$env:userprofile", "%homedrive%%homepath%", "%homepath%", "$env:homepath", "${env:home}", "$env:home", "${home}", "$home", "~"} {
 		if strings.HasPrefix(lp, pre) {

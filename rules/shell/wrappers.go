@@ -79,13 +79,20 @@ var wrappers = map[string]wrapper{
 	// Environment loaders and project runners: what they run is the
 	// command after their options.
 	"dotenv": {argOpts: "ecv", longArgs: []string{"--env-file"}},
-	"bundle": {sub: "exec", argOpts: "", longArgs: []string{"--gemfile"}},
-	"poetry": {sub: "run", longArgs: []string{"--directory"}},
-	"pipenv": {sub: "run"},
-	"uv":     {sub: "run", longArgs: []string{"--with", "--python", "--project", "--directory", "--env-file", "--package"}},
-	"pdm":    {sub: "run"},
-	"rye":    {sub: "run"},
-	"hatch":  {sub: "run"},
+	// Secret injectors: the command runs with the secrets in its
+	// environment ("aws-vault exec prod -- env" prints them).
+	"aws-vault": {sub: "exec", operands: 1, argOpts: "dtr", longArgs: []string{"--duration", "--mfa-token", "--region", "--backend", "--prompt", "--keychain"}},
+	"doppler":   {sub: "run", argOpts: "pc", longArgs: []string{"--project", "--config", "--token", "--scope", "--name-transformer", "--mount"}},
+	"op":        {sub: "run", longArgs: []string{"--env-file", "--account", "--environment"}},
+	"infisical": {sub: "run", longArgs: []string{"--env", "--projectId", "--path", "--token", "--domain"}},
+	"chamber":   {sub: "exec", operands: 1},
+	"bundle":    {sub: "exec", argOpts: "", longArgs: []string{"--gemfile"}},
+	"poetry":    {sub: "run", longArgs: []string{"--directory"}},
+	"pipenv":    {sub: "run"},
+	"uv":        {sub: "run", longArgs: []string{"--with", "--python", "--project", "--directory", "--env-file", "--package"}},
+	"pdm":       {sub: "run"},
+	"rye":       {sub: "run"},
+	"hatch":     {sub: "run"},
 	// Environment managers and cluster schedulers run the command after
 	// their options: "conda run -n train CMD", "srun -p gpu --pty CMD".
 	"conda":      {sub: "run", argOpts: "np", longArgs: []string{"--name", "--prefix", "--cwd"}},
@@ -101,6 +108,14 @@ var slurmLongArgs = []string{"--partition", "--time", "--gres", "--nodes", "--nt
 	"--mem", "--mem-per-cpu", "--output", "--error", "--input", "--qos", "--constraint", "--nodelist", "--exclude", "--gpus",
 	"--gpus-per-node", "--chdir", "--reservation", "--dependency", "--export", "--ntasks-per-node"}
 
+// wslManage are wsl.exe's options that manage distributions.
+var wslManage = map[string]bool{
+	"--unregister": true, "--list": true, "-l": true, "--shutdown": true, "--terminate": true, "-t": true,
+	"--install": true, "--export": true, "--import": true, "--import-in-place": true, "--set-default": true,
+	"-s": true, "--set-version": true, "--set-default-version": true, "--update": true, "--status": true,
+	"--help": true, "--mount": true, "--unmount": true, "--manage": true, "--version": true, "-v": true,
+}
+
 // unwrap removes a wrapper and its options, returning the wrapped
 // command. ok is false when base is not a wrapper or wraps nothing
 // ("sudo -v", "command -v rm", "env" printing the environment).
@@ -114,6 +129,18 @@ func unwrap(base string, r rawCmd) (rawCmd, string, bool) {
 		// "command -v x" and "command -V x" look x up; they run nothing.
 		for _, a := range f[1:] {
 			if a == "-v" || a == "-V" {
+				return r, "", false
+			}
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+		}
+	}
+	if base == "wsl" || base == "wsl.exe" {
+		// "wsl --unregister NAME", "wsl --list": WSL's own management
+		// commands, not a command run in a distribution.
+		for _, a := range f[1:] {
+			if wslManage[strings.ToLower(a)] {
 				return r, "", false
 			}
 			if !strings.HasPrefix(a, "-") {
