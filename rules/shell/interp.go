@@ -519,10 +519,16 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		for _, m := range rmtreeRe.FindAllStringIndex(code, -1) {
 			if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
-			} else if cmd, ok := vars[cmdKey+identAt(strings.TrimLeft(code[m[1]:], " \t"))]; ok {
+			} else if arg := strings.TrimLeft(code[m[1]:], " \t"); vars[cmdKey+identAt(arg)] != "" {
 				// root = check_output(["git", "rev-parse", "--show-toplevel"])
-				// then rmtree(root): the shell's rm -rf "$(...)".
-				add(codeItem{shell: `rm -rf "$(` + cmd + `)"`, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
+				// then rmtree(root), or rmtree(root + "/htmlcov"): the
+				// shell's rm -rf "$(...)" with what is appended.
+				id := identAt(arg)
+				suffix := ""
+				if sm := strSuffixRe.FindStringSubmatch(arg[len(id):]); sm != nil {
+					suffix = sm[2]
+				}
+				add(codeItem{shell: `rm -rf "$(` + vars[cmdKey+id] + `)"` + quote(suffix), via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 			} else if vals, _, ok := readSeq(code[m[1]:], vars); ok && len(vals) > 0 {
 				// FileUtils.rm_rf(["/etc", "/usr"]), rm_rf(%w[a b]): each.
 				add(codeItem{argv: append([]string{"rm", "-r", "-f"}, vals...), via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
@@ -2676,6 +2682,10 @@ func langProgram(lang string) string {
 func envNamed(p string) bool {
 	return strings.HasPrefix(p, unkOpen+envMark) && strings.HasSuffix(p, unkClose) && strings.Count(p, unkOpen) == 1
 }
+
+// strSuffixRe is a string literal appended to an expression and
+// ending the argument: ` + "/htmlcov")`.
+var strSuffixRe = refilter.MustCompile(`^\s*\+\s*(['"])([^'"\\]*)(['"])\s*[,)]`)
 
 // walkPrinted reports a directory walk at code[i:] on a line that only
 // prints ("print(sorted(x.name for x in Path('.').iterdir()))"): a

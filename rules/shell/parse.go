@@ -611,6 +611,7 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 	}
 	val := ""
 	fromSubst := false
+	var srcs []Source
 	if a.Value != nil {
 		// Commands in the value's substitutions feed a variable, not the
 		// agent's screen: they are marked "assign".
@@ -620,6 +621,7 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 		for _, s := range w.subst {
 			fromSubst = fromSubst || s.Kind == "cmdsubst"
 		}
+		srcs = w.subst
 		w.subst = append(saved, w.subst...)
 	}
 	if a.Append {
@@ -632,6 +634,12 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 			w.st.VarFrom = map[string]string{}
 		}
 		w.st.VarFrom[name] = wordText(a.Value, c)
+		if len(srcs) > 0 && len(srcs) <= 8 {
+			if w.st.varSrcs == nil {
+				w.st.varSrcs = map[string][]Source{}
+			}
+			w.st.varSrcs[name] = append([]Source(nil), srcs...)
+		}
 	}
 }
 
@@ -1043,6 +1051,7 @@ func (e env) Get(name string) expand.Variable {
 		if from, ok := st.VarFrom[name]; ok && !contains(e.w.valueFrom, from) {
 			e.w.valueFrom = append(e.w.valueFrom, from)
 		}
+		e.w.subst = append(e.w.subst, st.varSrcs[name]...)
 		return strVar(v)
 	}
 	if l, ok := st.Arrays[name]; ok {

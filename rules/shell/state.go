@@ -51,6 +51,10 @@ type State struct {
 	// a later use ("curl -d t=$TOKEN URL") can be read for what the
 	// value is, not only as an unknown.
 	VarFrom map[string]string
+	// varSrcs are the commands whose output a variable holds (V=$(docker
+	// volume ls -q)), for a later "docker volume rm $V": its arguments
+	// come from them, as with the substitution written inline.
+	varSrcs map[string][]Source
 	// FileEnv are environment selectors (DATABASE_URL, DB_HOST, ...)
 	// that the session wrote into a .env file: the frameworks that read
 	// those files act on that database.
@@ -184,6 +188,7 @@ func (s *State) Clone() *State {
 	c.DownloadDirs = maps.Clone(s.DownloadDirs)
 	c.NetFds = maps.Clone(s.NetFds)
 	c.VarFrom = maps.Clone(s.VarFrom)
+	c.varSrcs = maps.Clone(s.varSrcs)
 	c.Links = maps.Clone(s.Links)
 	c.Mounts = maps.Clone(s.Mounts) // values are never modified in place
 	c.Tunnels = maps.Clone(s.Tunnels)
@@ -446,6 +451,7 @@ func (s *State) LookupFile(p string) (string, *File) {
 func (s *State) setVar(name, val string) {
 	s.Vars[name] = val
 	delete(s.VarFrom, name)
+	delete(s.varSrcs, name)
 	delete(s.Arrays, name)
 	s.origin["var:"+name] = s.gen
 }

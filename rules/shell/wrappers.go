@@ -86,13 +86,16 @@ var wrappers = map[string]wrapper{
 	"op":        {sub: "run", longArgs: []string{"--env-file", "--account", "--environment"}},
 	"infisical": {sub: "run", longArgs: []string{"--env", "--projectId", "--path", "--token", "--domain"}},
 	"chamber":   {sub: "exec", operands: 1},
-	"bundle":    {sub: "exec", argOpts: "", longArgs: []string{"--gemfile"}},
-	"poetry":    {sub: "run", longArgs: []string{"--directory"}},
-	"pipenv":    {sub: "run"},
-	"uv":        {sub: "run", longArgs: []string{"--with", "--python", "--project", "--directory", "--env-file", "--package"}},
-	"pdm":       {sub: "run"},
-	"rye":       {sub: "run"},
-	"hatch":     {sub: "run"},
+	// Monorepo runners: the command runs in every package.
+	"lerna":  {sub: "exec", longArgs: []string{"--scope", "--ignore", "--concurrency", "--since", "--loglevel"}},
+	"nx":     {sub: "exec", longArgs: []string{"--projects", "--exclude", "--parallel"}},
+	"bundle": {sub: "exec", argOpts: "", longArgs: []string{"--gemfile"}},
+	"poetry": {sub: "run", longArgs: []string{"--directory"}},
+	"pipenv": {sub: "run"},
+	"uv":     {sub: "run", longArgs: []string{"--with", "--python", "--project", "--directory", "--env-file", "--package"}},
+	"pdm":    {sub: "run"},
+	"rye":    {sub: "run"},
+	"hatch":  {sub: "run"},
 	// Environment managers and cluster schedulers run the command after
 	// their options: "conda run -n train CMD", "srun -p gpu --pty CMD".
 	"conda":      {sub: "run", argOpts: "np", longArgs: []string{"--name", "--prefix", "--cwd"}},
@@ -512,6 +515,9 @@ func danglingFilter(args []string) bool {
 	return false
 }
 
+// foreachValued are yarn workspaces foreach's options that take a value.
+var foreachValued = map[string]bool{"--from": true, "--include": true, "--exclude": true, "-j": true, "--jobs": true}
+
 // pkgRunner unwraps the Node package managers' ways of running a
 // package's program: "npm exec [--] CMD", "pnpm --filter api exec CMD",
 // "pnpm dlx CMD", "yarn workspace api exec CMD", "yarn dlx CMD", "bun x
@@ -545,6 +551,19 @@ func pkgRunner(base string, r rawCmd) (out rawCmd, shellText string, ok bool) {
 		i += 2
 		if f[i] != "exec" && f[i] != "dlx" && f[i] != "run" {
 			return r.drop(i), "", true
+		}
+	}
+	if base == "yarn" && f[i] == "workspaces" && i+2 < len(f) && f[i+1] == "foreach" {
+		// "yarn workspaces foreach -A exec CMD": CMD in every workspace.
+		i += 2
+		for i < len(f) && strings.HasPrefix(f[i], "-") {
+			if !strings.Contains(f[i], "=") && foreachValued[f[i]] {
+				i++
+			}
+			i++
+		}
+		if i >= len(f) {
+			return r, "", false
 		}
 	}
 	switch sub := f[i]; {
