@@ -1994,6 +1994,10 @@ func readPathSpecial(s string, vars map[string]string) (string, int, bool) {
 					n += len(t[n:]) - len(strings.TrimLeft(r[1:], " \t")) + k
 				}
 			}
+			if ok && pre == "os.path.expandvars(" && (strings.HasPrefix(p, "%") || strings.Contains(p, `\`)) {
+				// expandvars(r"%LOCALAPPDATA%\Google\..."): a Windows path.
+				p = winPath(p)
+			}
 			if r := strings.TrimLeft(t[n:], " \t"); ok && strings.HasPrefix(r, ")") {
 				n += len(t[n:]) - len(r) + 1
 				if strings.HasSuffix(pre, "Path(") {

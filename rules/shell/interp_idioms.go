@@ -453,6 +453,13 @@ var (
 // sdkDestroyRe: SDK calls that delete or disable what a service holds.
 var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_dataset|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\bnew\s+(?:Delete|Terminate)\w*Command\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)|\.delete\(\s*force\s*=\s*True\s*\)`)
 
+// Windows from Python: the Credential Manager read, a Run key written.
+var (
+	winCredRe   = refilter.MustCompile(`\bwin32cred\.Cred(?:Enumerate|Read)\(`)
+	winregSetRe = refilter.MustCompile(`\bwinreg\.SetValue(?:Ex)?\(`)
+	winRunKeyRe = refilter.MustCompile(`(?i)CurrentVersion\\+(?:Run|RunOnce)\b`)
+)
+
 // sdkDestroyAllRe: a comprehension or loop over a whole collection
 // (.all(), .auto_paging_iter(), iter_all) whose body deletes, terminates
 // or destroys, within its first few lines.
@@ -540,6 +547,16 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 	if m := browserCookieRe.FindStringIndex(code); m != nil {
 		// browser_cookie3.chrome(): the browser's cookie store, decrypted.
 		out = append(out, codeItem{argv: []string{"cat", "~/.config/google-chrome/Default/Cookies"}, via: "browser_cookie3", text: clip(code[m[0]:], 200)})
+	}
+	if m := winCredRe.FindStringIndex(code); m != nil {
+		// win32cred.CredEnumerate / CredRead: the Credential Manager's
+		// entries, secrets (CredentialBlob) included.
+		out = append(out, codeItem{argv: []string{"cmdkey", "/list"}, via: "win32cred", text: clip(code[m[0]:], 200)})
+	}
+	if m := winregSetRe.FindStringIndex(code); m != nil && winRunKeyRe.MatchString(code) {
+		// winreg.SetValueEx on ...\CurrentVersion\Run: an autostart
+		// entry, as reg add would write it.
+		out = append(out, codeItem{argv: []string{"reg", "add", `HKCU\Software\Microsoft\Windows\CurrentVersion\Run`, "/d", "(set by code)"}, via: "winreg", text: clip(code[m[0]:], 200)})
 	}
 	if m := redisFlushRe.FindStringSubmatchIndex(code); m != nil && strings.Contains(code, "redis") {
 		// redis.Redis(host="cache-prod").flushall(): the client's
