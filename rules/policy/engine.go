@@ -114,11 +114,15 @@ func (e *Engine) evaluate(st *shell.State, tool, args string, obj *decoded) Deci
 		d.Unparseable = true
 		d.ParseError = perr.Error()
 	}
-	views := make([]*cmdView, len(cmds))
+	views := make([]*cmdView, 0, len(cmds))
 	for i := range cmds {
-		views[i] = newView(&cmds[i])
-		if i < 64 {
-			d.Commands = append(d.Commands, TraceCommand{Command: views[i].str, Source: cmds[i].Text, Via: cmds[i].Via, Notes: cmds[i].Notes})
+		v := newView(&cmds[i])
+		if hostedScratch(v) {
+			continue
+		}
+		views = append(views, v)
+		if len(views) <= 64 {
+			d.Commands = append(d.Commands, TraceCommand{Command: v.str, Source: cmds[i].Text, Via: cmds[i].Via, Notes: cmds[i].Notes})
 		}
 	}
 	linkPipes(views)
@@ -161,6 +165,25 @@ func (e *Engine) evaluate(st *shell.State, tool, args string, obj *decoded) Deci
 		d.Decision = "warn"
 	}
 	return d
+}
+
+// hostedScratch reports a step of a hosted CI runner's job that only
+// changes the runner's own disk ("sudo rm -rf /usr/share/dotnet" to free
+// space): the machine is thrown away after the job. What the step does
+// elsewhere (a cloud, a repository, a database) is judged as usual.
+func hostedScratch(v *cmdView) bool {
+	hosted := false
+	for _, x := range v.c.Via {
+		hosted = hosted || strings.HasPrefix(x, shell.HostedCILabel)
+	}
+	if !hosted {
+		return false
+	}
+	switch v.c.Name {
+	case "rm", "rmdir", "unlink", "find", "shred", "chmod", "chown", "dd", "truncate", "wipefs", "mkfs", "swapoff", "git":
+		return v.c.Name != "git" || len(v.c.Args) > 0 && (v.c.Args[0] == "clean" || v.c.Args[0] == "reset")
+	}
+	return false
 }
 
 // mref points at one matcher of one rule, in evaluation order.

@@ -911,6 +911,9 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 	case name == "git":
 		w.gitExtras(args.fields, c)
+	case name == "act" || name == "gh" && len(args.fields) > 1 && args.fields[0] == "workflow" && args.fields[1] == "run" ||
+		name == "glab" && len(args.fields) > 1 && args.fields[0] == "ci" && (args.fields[1] == "run" || args.fields[1] == "trigger"):
+		w.runCI(name, c)
 	case name == "vim" || name == "vi" || name == "nvim" || name == "ex" || name == "view" || name == "gvim":
 		// "vim -c ':!rm -rf ~' -c ':q'", "vim +'!cmd'": an Ex command
 		// starting with "!" runs a shell command.

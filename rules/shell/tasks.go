@@ -885,6 +885,8 @@ func (w *walker) gitExtras(args []string, c ctx) {
 		return
 	}
 	switch name {
+	case "push":
+		w.runCI("git push", c)
 	case "rebase":
 		// git rebase --exec CMD: CMD runs after every replayed commit.
 		for _, x := range optValues(rest, "--exec", "-x") {
@@ -1009,7 +1011,6 @@ var buildTriggers = map[string][]buildTrigger{
 	"tox":        {{file: "tox.ini", lang: "lines"}},
 	"cargo":      {{file: "build.rs", lang: "rust"}},
 	"cmake":      {{file: "CMakeLists.txt", lang: "lines"}},
-	"act":        {{file: ".github/workflows/", lang: "lines"}},
 	"pre-commit": {{file: ".pre-commit-config.yaml", lang: "lines"}},
 	"mvn":        {{file: "pom.xml", lang: "lines"}},
 	"composer":   {{file: "composer.json", lang: "lines"}},
@@ -1787,6 +1788,52 @@ func ScheduledLines(p, content string) ([]string, string) {
 	}
 	return nil, ""
 }
+
+// ciFiles are where CI services read their pipelines from.
+var ciFiles = []string{".github/workflows/", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".circleci/config.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".drone.yml", ".buildkite/pipeline.yml", ".woodpecker.yml"}
+
+// runCI walks the steps of the CI pipelines the session wrote or edited,
+// when something starts them (git push, gh workflow run, act): they run
+// with the repository's secrets and deploy rights. A pipeline written
+// and never started is a file, like a script never run. On a hosted
+// runner (a fresh virtual machine per job) the machine's own files are
+// scratch; HostedCILabel marks those steps for the rules.
+func (w *walker) runCI(trigger string, c ctx) {
+	if len(w.st.Files) == 0 {
+		return
+	}
+	for _, spec := range ciFiles {
+		for _, n := range w.matchingFiles(spec) {
+			key, f := w.st.LookupFile(n)
+			if f == nil || f.Downloaded || !ciWorkflowRe.MatchString(key) {
+				continue
+			}
+			label := "CI workflow " + key
+			if trigger != "act" && !selfHostedRe.MatchString(f.Content) {
+				// act runs the jobs on this machine (in containers, or on
+				// the host itself with -P label=-self-hosted).
+				label = HostedCILabel + key
+			}
+			cc := c.with(trigger).with(label)
+			cc.crossCall = cc.crossCall || w.st.earlier("file:"+key)
+			for _, l := range yamlScriptLines(f.Content) {
+				w.sub(l, cc, nil)
+			}
+		}
+	}
+}
+
+// HostedCILabel starts the Via label of a step of a CI pipeline that
+// runs on hosted runners.
+const HostedCILabel = "hosted CI workflow "
+
+var (
+	// ciWorkflowRe: the files CI services read their pipelines from.
+	ciWorkflowRe = refilter.MustCompile(`(^|/)(\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.drone\.ya?ml|\.buildkite/pipeline\.ya?ml|\.woodpecker\.ya?ml)$`)
+	// selfHostedRe: a job on the organisation's own machines (GitHub's
+	// self-hosted label, GitLab runner tags).
+	selfHostedRe = refilter.MustCompile(`(?m)self-hosted|^\s*tags\s*:`)
+)
 
 // gitConfigCommands returns the values of a git configuration file's
 // settings that are commands (gitCommandKey), aliases excepted: an alias
