@@ -442,7 +442,7 @@ var (
 	browserCookieRe  = refilter.MustCompile(`\bbrowser_cookie3\.(chrome|chromium|firefox|edge|brave|opera|safari|load)\(`)
 	netrcRe          = refilter.MustCompile(`\bnetrc\.netrc\(\s*\)|\bNet::Netrc\b`)
 	envSendRe        = refilter.MustCompile(`(?:\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)\s*\)|\bENV\.to_h\b|System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
-	redisFlushRe     = refilter.MustCompile(`\.(flushall|flushdb)(?:\(|\s*$|\s*[;\n}])`)
+	redisFlushRe     = refilter.MustCompile(`(?i)\.(flushall|flushdb)(?:\(|\s*$|\s*[;\n}])`)
 	redisHostRe      = refilter.MustCompile(`(?:Redis|StrictRedis|Redis\.new)\([^)]*?host\s*(?:=|:|=>)\s*['"]([^'"]+)['"]|(?:from_url|Redis\.new)\(\s*(?:url:\s*)?['"]rediss?://(?:[^@/'"]*@)?([^:/'"]+)`)
 	netSendRe        = refilter.MustCompile(`\.POST\(|\bNet::HTTP\.post(?:_form)?\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\([^)]*?\bdata\s*=|\.request\(\s*['"](?:POST|PUT)['"]|\bRequest\([^)]*data\s*=`)
 	chmodRe          = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -813,6 +814,16 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	wtext := raw.text
 	if strings.Contains(wtext, "%") || strings.Contains(wtext, "!") {
 		wtext = w.cmdExpand(wtext)
+		if len(raw.fields) > 0 && strings.EqualFold(raw.fields[0], "echo") && cmdVarRe.MatchString(wtext) {
+			// cmd's "echo %GITHUB_TOKEN%": the variable, printed.
+			w.sub(cmdVarRe.ReplaceAllStringFunc(wtext, func(m string) string { return "${" + m[1:len(m)-1] + "}" }), c, nil)
+			return "", true
+		}
+	}
+	if len(raw.fields) > 1 && strings.EqualFold(raw.fields[0], "call") {
+		// cmd's "call rd /s /q %D%": the command it calls.
+		w.sub(strings.TrimSpace(wtext[len(raw.fields[0]):]), c.with("call"), nil)
+		return "", true
 	}
 	if lw := strings.ToLower(wtext); strings.HasPrefix(lw, "microsoft.powershell.") {
 		// Microsoft.PowerShell.Management\Remove-Item: the cmdlet by its
@@ -871,6 +882,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			// "curl URL | cat > /tmp/i", "base64 -d /tmp/u.b64 > /tmp/u.sh"
 			// after downloading u.b64: the file holds the download.
 			w.st.Download(of.Target, raw.text)
+		case !known && decodesUnknown(raw.fields):
+			// "base64 -d payload.b64 > run.sh", certutil -decode: what
+			// the file will hold is an encoded payload no one has read;
+			// running it later is "base64 -d | sh" split in two.
+			w.st.Download(of.Target, raw.text)
 		case known:
 			w.st.WriteFile(of.Target, out, of.Op == ">>" || of.Op == "&>>", raw.text)
 			w.scheduledWrite(of.Target, out, c)
@@ -882,6 +898,23 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		return "", true
 	}
 	return out, known
+}
+
+// decodesUnknown reports a decoder (base64 -d, base32 -d, xxd -r,
+// openssl base64 -d) run on input whose content is not known.
+func decodesUnknown(f []string) bool {
+	if len(f) < 2 {
+		return false
+	}
+	switch f[0] {
+	case "base64", "base32", "basenc", "gbase64":
+		return slices.Contains(f[1:], "-d") || slices.Contains(f[1:], "-D") || slices.Contains(f[1:], "--decode")
+	case "xxd":
+		return slices.Contains(f[1:], "-r") || slices.Contains(f[1:], "-r -p") || slices.Contains(f[1:], "-rp")
+	case "openssl":
+		return (f[1] == "base64" || f[1] == "enc") && slices.Contains(f[2:], "-d")
+	}
+	return false
 }
 
 // isNetDev reports whether p is bash's network pseudo-device

@@ -827,7 +827,8 @@ func (w *walker) psScript(src string, c ctx) {
 		// A TCP client whose received text is run: a reverse shell.
 		w.codeItem(codeItem{argv: []string{"nc", "-e", "/bin/sh", "remote"}, via: "powershell reverse-shell", text: clip(src, 200)}, c)
 	}
-	for _, st := range psSplit(src) {
+	sts := psSplit(src)
+	for _, st := range sts {
 		if w.depth > maxDepth || len(w.out) > maxCommands {
 			return
 		}
@@ -839,6 +840,11 @@ func (w *walker) psScript(src string, c ctx) {
 		// computable ("Get-Content (Join-Path $HOME '.ssh/id_rsa')").
 		if r, ok := w.psInline(st); ok {
 			w.sub(r, c, nil)
+		} else if len(sts) > 1 {
+			// One statement of several that spoiled the POSIX reading
+			// of the whole ("Start-BitsTransfer ...; & $env:TEMP\t.exe"):
+			// read on its own.
+			w.sub(st, c, nil)
 		} else if first, _, _ := strings.Cut(st, " "); w.st.Funcs[first] != "" {
 			// A function the session defined, called with PowerShell
 			// arguments: run through the POSIX path that expands it.
@@ -1350,6 +1356,11 @@ func psForEach(src string) []string {
 			// % { [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String($_)) }
 			out = append(out, producer+" | base64 -d")
 		}
+		if psReadItemRe.MatchString(body) {
+			// % { [IO.File]::ReadAllBytes($_.FullName) }: each listed file
+			// read.
+			out = append(out, producer+" | Get-Content")
+		}
 		for _, b := range psSplit(body) {
 			if lit != "" && psItemRe.MatchString(b) {
 				// 'C:\x', 'C:\y' | % { Remove-Item $_ -Recurse }: the
@@ -1365,6 +1376,9 @@ func psForEach(src string) []string {
 
 // psFromB64ItemRe decodes the current object from base64.
 var psFromB64ItemRe = refilter.MustCompile(`(?i)FromBase64String\(\s*\$(?:_|psitem)\s*\)`)
+
+// psReadItemRe reads the current object's file.
+var psReadItemRe = refilter.MustCompile(`(?i)\[(?:System\.)?IO\.File\]::ReadAll(?:Bytes|Text|Lines)\(\s*\$(?:_|psitem)(?:\.FullName)?\s*\)`)
 
 // psLiteralItemsRe is a pipeline producer that is only quoted strings
 // ("'C:\x', 'C:\y'").

@@ -406,6 +406,10 @@ const curlArgOpts = "AbcCdDeEFHKmoPQrtTuUwxXyYz"
 
 // archiveStem is an archive's name without its archive extensions, or
 // "" when it has none.
+// bareStemRe is what follows a tool's name in an archive's name: a
+// version, "latest", a platform.
+var bareStemRe = refilter.MustCompile(`(?i)[-_](v?[0-9][\w.]*|latest|stable|nightly|linux|darwin|macos|windows|win(32|64)?|amd64|x86_64|x64|arm64|aarch64)([-_.].*)?$`)
+
 func archiveStem(name string) string {
 	for _, ext := range []string{".tar.gz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tgz", ".txz", ".tbz2", ".tar", ".zip"} {
 		if stem, ok := strings.CutSuffix(name, ext); ok && stem != "" {
@@ -484,6 +488,17 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 				}
 			}
 		}
+	case "hdiutil":
+		// A downloaded disk image attached: what it holds appears under
+		// /Volumes, so running an installer from there is running the
+		// download.
+		if len(a) > 1 && a[0] == "attach" {
+			for _, x := range a[1:] {
+				if _, f := w.st.LookupFile(x); f != nil && f.Downloaded {
+					w.st.DownloadDir("/Volumes", f.From)
+				}
+			}
+		}
 	case "unzip", "tar", "bsdtar", "7z", "7za":
 		// An archive the session downloaded, unpacked into a directory
 		// named for it (unzip -d DIR, tar -C DIR): what it holds is a
@@ -497,6 +512,11 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 			if _, f := w.st.LookupFile(archive); f != nil && f.Downloaded {
 				if stem := archiveStem(path.Base(archive)); stem != "" {
 					w.st.DownloadDir(stem, f.From)
+					// tool-latest.tar.gz, tool-linux-amd64.tar.gz: the
+					// top directory is often the bare name (tool/).
+					if bare := bareStemRe.ReplaceAllString(stem, ""); bare != stem && bare != "" {
+						w.st.DownloadDir(bare, f.From)
+					}
 				}
 			}
 		}
@@ -811,6 +831,8 @@ func findItem(root, name string, args []string) string {
 var passThrough = map[string]bool{
 	"cat": true, "tee": true, "dd": true, "gunzip": true, "zcat": true, "base64": true, "tr": true, "sed": true,
 	"awk": true, "gzip": true, "xz": true, "bzip2": true, "head": true, "tail": true, "openssl": true,
+	// Archive tools extracting to standard output (unzip -p, tar -xO).
+	"unzip": true, "funzip": true, "tar": true, "bsdtar": true, "xzcat": true, "bzcat": true, "zstdcat": true, "unxz": true, "bunzip2": true,
 }
 
 // toolCacheDirs are the default answers of tools asked where their caches

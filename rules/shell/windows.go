@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -23,7 +24,7 @@ var psOnly = map[string]bool{
 	"compress-archive": true, "sdelete": true, "sdelete.exe": true, "sdelete64": true, "sdelete64.exe": true,
 	"wmic": true, "wmic.exe": true, "invoke-cimmethod": true, "invoke-wmimethod": true, "runas": true, "runas.exe": true,
 	"psexec": true, "psexec.exe": true, "psexec64": true, "psexec64.exe": true, "gsudo": true, "forfiles": true, "forfiles.exe": true,
-	"select-string": true, "sls": true, "findstr": true, "findstr.exe": true,
+	"select-string": true, "sls": true, "findstr": true, "findstr.exe": true, "expand-archive": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -161,6 +162,10 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		}
 		return append([]string{"zip", "-r", dst}, src...), text, true
 	case "remove-item", "ri", "rd", "rmdir", "del", "erase":
+		if slices.ContainsFunc(words[1:], func(w string) bool { return strings.EqualFold(w, "-WhatIf") }) {
+			// -WhatIf only says what would be removed.
+			return append([]string{"ls"}, paths...), text, true
+		}
 		argv := []string{"rm"}
 		if recursive {
 			argv = append(argv, "-r")
@@ -335,6 +340,30 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		if out, url := psOutFile(words), psURL(words); out != "" && url != "" {
 			return []string{"curl", "-o", winPath(out), url}, text, true
 		}
+	case "expand-archive":
+		// Expand-Archive ZIP -DestinationPath DIR: unzip, so that what
+		// a downloaded archive holds is known as a download.
+		src, dst := "", ""
+		for i := 1; i < len(words); i++ {
+			switch lw := strings.ToLower(words[i]); {
+			case (lw == "-destinationpath" || lw == "-destination") && i+1 < len(words):
+				i++
+				dst = winPath(words[i])
+			case (lw == "-path" || lw == "-literalpath") && i+1 < len(words):
+				i++
+				src = winPath(words[i])
+			case strings.HasPrefix(lw, "-"):
+			case src == "":
+				src = winPath(words[i])
+			}
+		}
+		if src != "" {
+			argv := []string{"unzip", "-o", src}
+			if dst != "" {
+				argv = append(argv, "-d", dst)
+			}
+			return argv, text, true
+		}
 	case "bitsadmin", "bitsadmin.exe":
 		// bitsadmin /transfer JOB [/download] [/priority P] URL DEST
 		for i, w := range words {
@@ -457,6 +486,15 @@ func winLaunched(prog string, words []string) (string, bool) {
 			if strings.EqualFold(w, "-argumentlist") && i+1 < len(words) {
 				return trim(words[i+1]), true
 			}
+		}
+	case "start":
+		// cmd's start [/min /b /wait ... "title"] PROGRAM ARGS.
+		for i := 1; i < len(words); i++ {
+			w := words[i]
+			if strings.HasPrefix(w, "/") && len(w) <= 12 || i == 1 && strings.HasPrefix(w, `"`) {
+				continue
+			}
+			return strings.Join(words[i:], " "), true
 		}
 	case "runas", "runas.exe":
 		if last := words[len(words)-1]; len(words) > 1 && !strings.HasPrefix(last, "/") {

@@ -394,6 +394,11 @@ func (w *walker) emitXargs(base string, r rawCmd, c ctx, in stdinInfo) (string, 
 			nr := r
 			nr.fields = make([]string, len(r.fields))
 			for i, f := range r.fields {
+				if dir := path.Dir(wd); dir != "." && strings.HasPrefix(f, strings.TrimSuffix(dir, "/")+"/"+replace) {
+					// ls ~/.ssh | xargs -I{} cat ~/.ssh/{}: the listing's
+					// words already carry its directory.
+					f = strings.Replace(f, strings.TrimSuffix(dir, "/")+"/"+replace, replace, 1)
+				}
 				nr.fields[i] = strings.ReplaceAll(f, replace, wd)
 			}
 			nr.unres = append([]bool(nil), r.unres...)
