@@ -488,6 +488,15 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 				}
 			}
 		}
+	case "gh", "glab":
+		// gh release download ... -O FILE: a release asset, downloaded.
+		if len(a) > 2 && a[0] == "release" && a[1] == "download" {
+			for i := 2; i+1 < len(a); i++ {
+				if a[i] == "-O" || a[i] == "--output" {
+					w.st.Download(a[i+1], c.String())
+				}
+			}
+		}
 	case "hdiutil":
 		// A downloaded disk image attached: what it holds appears under
 		// /Volumes, so running an installer from there is running the

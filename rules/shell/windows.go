@@ -333,6 +333,14 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		if u := psURL(words); send && !body && u != "" {
 			return []string{"curl", "--data-binary", "@-", u}, text, true
 		}
+		for i, w := range words {
+			if strings.EqualFold(w, "-method") && i+1 < len(words) && strings.EqualFold(strings.Trim(words[i+1], `"'`), "delete") {
+				// -Method Delete URL: curl -X DELETE URL.
+				if u := psURL(words); u != "" {
+					return []string{"curl", "-X", "DELETE", u}, text, true
+				}
+			}
+		}
 		if prog == "invoke-restmethod" || prog == "irm" {
 			break
 		}
