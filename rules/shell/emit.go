@@ -185,6 +185,10 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 			}
 		}
 	}
+	if base == "parallel" && (slices.Contains(r.fields, "--dry-run") || slices.Contains(r.fields, "--dryrun")) {
+		// parallel --dry-run prints the commands it would run.
+		return "", false, ""
+	}
 	if base == "parallel" {
 		// "parallel ::: 'cmd one' 'cmd two'": with no command of its
 		// own, GNU parallel runs each argument as a shell command line.

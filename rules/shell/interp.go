@@ -545,6 +545,18 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 					add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " rmtree", text: clip(code[m[0]:], 200)})
 				}
 			}
+			// open F, "</etc/shadow": the two-argument open, its mode
+			// written into the path string, without parentheses.
+			for _, m := range perlBareOpenRe.FindAllStringIndex(code, 8) {
+				if p, _, ok := readStrExpr(code[m[1]:], vars); ok {
+					if mode := strings.TrimSpace(p); strings.HasPrefix(mode, ">") || strings.HasPrefix(mode, "|") || strings.HasSuffix(mode, "|") {
+						continue // a write, or a pipe (read elsewhere)
+					}
+					if p = strings.TrimLeft(strings.TrimSpace(p), "<+ "); looksLikePath(p) {
+						add(codeItem{argv: []string{"cat", p}, via: via + " open", text: clip(code[m[0]:], 200)})
+					}
+				}
+			}
 		}
 		// PHP's array_map("unlink", glob(P)) and Ruby's Dir.glob(P).each
 		// { |f| FileUtils.rm_rf(f) }: every match of P deleted.
@@ -2690,6 +2702,9 @@ func envNamed(p string) bool {
 // strSuffixRe is a string literal appended to an expression and
 // ending the argument: ` + "/htmlcov")`.
 var strSuffixRe = refilter.MustCompile(`^\s*\+\s*(['"])([^'"\\]*)(['"])\s*[,)]`)
+
+// perlBareOpenRe: Perl's open without parentheses, up to its path.
+var perlBareOpenRe = refilter.MustCompile(`\bopen\s+(?:my\s+)?\$?\w+\s*,\s*`)
 
 // walkPrinted reports a directory walk at code[i:] on a line that only
 // prints ("print(sorted(x.name for x in Path('.').iterdir()))"): a

@@ -444,7 +444,7 @@ var (
 	envSendRe        = refilter.MustCompile(`(?:\{\s*\w+\s*:\s*\w+\s+for\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)|\bfor\s+\w+\s*,\s*\w+\s+in\s+(?:sorted\()?os\.environ\.items\(\)\s*\)|\bENV\.to_h\b|System\.getenv\(\s*\)|dict\(\s*os\.environ\s*\)|JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|(?:json|data)\s*=\s*(?:dict\()?\s*os\.environ\b|body\s*:\s*JSON\.stringify\(\s*process\.env)`)
 	redisFlushRe     = refilter.MustCompile(`(?i)\.(flushall|flushdb)(?:\(|\s*$|\s*[;\n}])`)
 	redisHostRe      = refilter.MustCompile(`(?:Redis|StrictRedis|Redis\.new)\([^)]*?host\s*(?:=|:|=>)\s*['"]([^'"]+)['"]|(?:from_url|Redis\.new)\(\s*(?:url:\s*)?['"]rediss?://(?:[^@/'"]*@)?([^:/'"]+)`)
-	netSendRe        = refilter.MustCompile(`\.POST\(|\bNet::HTTP\.post(?:_form)?\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\([^)]*?\bdata\s*=|\.request\(\s*['"](?:POST|PUT)['"]|\bRequest\([^)]*data\s*=`)
+	netSendRe        = refilter.MustCompile(`\.POST\(|\bNet::HTTP\.post(?:_form)?\(|\bopenConnection\(|setDoOutput\(\s*true|\brequests\.(?:post|put)\(|\bhttpx\.(?:post|put)\(|\bmethod\s*:\s*['"](?:POST|PUT)['"]|\baxios\.(?:post|put)\(|\burlopen\([^)]*?\bdata\s*=|\burlopen\(\s*[^,()]+,\s*[^\s)]|\.request\(\s*['"](?:POST|PUT)['"]|\bRequest\([^)]*data\s*=`)
 	chmodRe          = refilter.MustCompile(`\b(?:os\.chmod|fs\.chmodSync|chmod)\(\s*`)
 	sqlTextWrapRe    = refilter.MustCompile(`^(?:sqlalchemy\.)?text\(\s*`)
 	engineSchemeRe   = refilter.MustCompile(`create_engine\(\s*['"](postgres(?:ql)?|mysql|mariadb|sqlite|mssql)`)
