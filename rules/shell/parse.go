@@ -820,6 +820,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			return "", true
 		}
 	}
+	if len(raw.fields) > 0 && !strings.ContainsAny(raw.fields[0], `/\`) && (strings.HasSuffix(strings.ToLower(raw.fields[0]), ".bat") || strings.HasSuffix(strings.ToLower(raw.fields[0]), ".cmd")) {
+		// cmd.exe runs "cleanup.bat" from the working directory first.
+		if _, f := w.st.LookupFile(raw.fields[0]); f != nil {
+			w.sub(`.\`+strings.TrimSpace(wtext), c, nil)
+			return "", true
+		}
+	}
 	if len(raw.fields) > 1 && strings.EqualFold(raw.fields[0], "call") {
 		// cmd's "call rd /s /q %D%": the command it calls.
 		w.sub(strings.TrimSpace(wtext[len(raw.fields[0]):]), c.with("call"), nil)

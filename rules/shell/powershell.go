@@ -1395,24 +1395,24 @@ func psLiteralItems(p string) string {
 
 // psDropItem removes the current object from a statement where it is a
 // whole operand; "$_.GetNetworkCredential().Password" or "$_[0]" are
-// expressions over it, left alone (ok false).
+// expressions over it, left alone. ok is false when nothing was removed.
 func psDropItem(st string) (string, bool) {
 	locs := psItemRe.FindAllStringIndex(st, -1)
 	if len(locs) == 0 {
 		return st, false
 	}
 	var b strings.Builder
-	prev := 0
+	prev, dropped := 0, false
 	for _, l := range locs {
 		if l[1] < len(st) && strings.IndexByte(" \t;|", st[l[1]]) < 0 {
-			return st, false
+			continue // inside an expression: left as written
 		}
 		b.WriteString(st[prev:l[0]])
 		b.WriteByte(' ')
-		prev = l[1]
+		prev, dropped = l[1], true
 	}
 	b.WriteString(st[prev:])
-	return strings.TrimSpace(b.String()), true
+	return strings.TrimSpace(b.String()), dropped
 }
 
 // psCloseBrace returns the index of the "}" closing the "{" at open,
