@@ -1361,6 +1361,9 @@ func secretSource(f []string) string {
 		return "~/.vault-token"
 	case strings.HasPrefix(line, "heroku auth:token"):
 		return "~/.netrc"
+	case strings.HasPrefix(line, "terraform state pull"), strings.HasPrefix(line, "tofu state pull"):
+		// The state holds every secret the stack was given.
+		return "terraform.tfstate"
 	}
 	return ""
 }
