@@ -2984,11 +2984,18 @@ func skipOpts(f []string, withArg ...string) []string {
 // directory rather than guess.
 func (w *walker) chdir(args []string) {
 	var dir string
-	for _, a := range args {
+	for i, a := range args {
+		if (a == "/d" || a == "/D") && i+1 < len(args) {
+			continue // cmd.exe's cd /d DIR (drive too)
+		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			dir = a
 			break
 		}
+	}
+	if strings.Contains(dir, `\`) || strings.HasPrefix(dir, "%") || len(dir) >= 2 && dir[1] == ':' {
+		// A Windows path (C:\x, %LOCALAPPDATA%\x).
+		dir = winPath(dir)
 	}
 	switch {
 	case dir == "" || dir == "~":

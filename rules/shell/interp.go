@@ -331,6 +331,11 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				}
 			} else if s, _, ok := readStrExpr(code[m[4]:m[5]], vars); ok {
 				add(codeItem{shell: s, via: via + " getline", text: clip(code[m[0]:], 200)})
+				if f, _, _ := strings.Cut(strings.TrimSpace(s), " "); downloaders[f] && strings.Contains(code, "system(") {
+					// ("curl URL" | getline l) then system(l): what the
+					// network sent is run, line by line.
+					add(codeItem{shell: s + " | sh", via: via + " getline+system", text: clip(code[m[0]:], 200)})
+				}
 			}
 		}
 	}

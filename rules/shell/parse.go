@@ -169,6 +169,10 @@ func (w *walker) script(src string, c ctx) error {
 			src = clean
 		}
 	}
+	if strings.Contains(src, " & ") && cmdLineRe.MatchString(src) {
+		// cmd.exe's "A & B" runs A then B (no background job there).
+		src = cmdAmpRe.ReplaceAllString(src, "$1;$2")
+	}
 	if strings.Contains(src, `:\;`) {
 		// "Set-Location C:\; Remove-Item *": a drive's root before a
 		// statement separator, not an escaped ";".
@@ -229,6 +233,12 @@ func (w *walker) script(src string, c ctx) error {
 	w.depth--
 	return nil
 }
+
+// cmdLineRe marks a cmd.exe line: %VAR%, cd /d, or switches like /s /q.
+var cmdLineRe = refilter.MustCompile(`(?i)%[A-Za-z_]\w*%|\bcd /d |(^|[\s&])(rd|rmdir|del|copy|xcopy|move|set)\s.*\s/[a-z]\b`)
+
+// cmdAmpRe is a lone "&" between commands (not &&, 2>&1 or &>).
+var cmdAmpRe = refilter.MustCompile(`(^|[^&>])&([^&>]|$)`)
 
 var driveRootSemiRe = refilter.MustCompile(`\b([A-Za-z]):\\;`)
 

@@ -25,6 +25,7 @@ var psOnly = map[string]bool{
 	"wmic": true, "wmic.exe": true, "invoke-cimmethod": true, "invoke-wmimethod": true, "runas": true, "runas.exe": true,
 	"psexec": true, "psexec.exe": true, "psexec64": true, "psexec64.exe": true, "gsudo": true, "forfiles": true, "forfiles.exe": true,
 	"select-string": true, "sls": true, "findstr": true, "findstr.exe": true, "expand-archive": true,
+	"copy": true, "xcopy": true, "xcopy.exe": true,
 }
 
 // winDirs are the per-user directories Windows names by variable.
@@ -347,6 +348,15 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 		// iwr URL -OutFile F: a download, as "curl -o F URL".
 		if out, url := psOutFile(words), psURL(words); out != "" && url != "" {
 			return []string{"curl", "-o", winPath(out), url}, text, true
+		}
+	case "copy", "xcopy", "xcopy.exe":
+		// cmd's copy / xcopy SRC DST: cp, what it reads being SRC.
+		argv := []string{"cp"}
+		if slices.ContainsFunc(words[1:], func(w string) bool { l := strings.ToLower(w); return l == "/s" || l == "/e" }) {
+			argv = append(argv, "-r")
+		}
+		if len(paths) > 0 {
+			return append(argv, paths...), text, true
 		}
 	case "expand-archive":
 		// Expand-Archive ZIP -DestinationPath DIR: unzip, so that what
