@@ -1230,6 +1230,26 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				w.st.origin["alias:"+n] = w.st.gen
 			}
 		}
+	case name == "launchctl" && len(args.fields) > 1 && (args.fields[0] == "load" || args.fields[0] == "bootstrap"):
+		// The agent loaded is judged by its plist where the session wrote
+		// it; one the session did not write (or downloaded) is unknown.
+		if p := args.fields[len(args.fields)-1]; strings.HasSuffix(p, ".plist") {
+			_, f := w.st.LookupFile(p)
+			if f == nil || f.Downloaded {
+				cmd.Notes = append(cmd.Notes, "plist-unknown")
+				break
+			}
+			// What the agent runs, walked as the command it is; a
+			// program in a temporary or hidden place is as unknown.
+			argv := plistProgram(f.Content)
+			if len(argv) == 0 {
+				break
+			}
+			if hiddenOrTemp(argv[0]) {
+				cmd.Notes = append(cmd.Notes, "plist-unknown")
+			}
+			w.sub(joinQuoted(argv), c.with("launch agent"), nil)
+		}
 	case name == "crontab":
 		// The entries a new crontab installs run later as commands of
 		// their own: "(crontab -l; echo '0 3 * * * rm -rf ~') | crontab -".
@@ -3412,3 +3432,36 @@ func cmdUnescape(line string) string {
 
 // psArgsRe is an element of PowerShell's automatic $args array.
 var psArgsRe = refilter.MustCompile(`\$args\[[0-9]\]`)
+
+var (
+	plistArgsRe   = refilter.MustCompile(`(?s)<key>\s*ProgramArguments\s*</key>\s*<array>(.*?)</array>|<key>\s*Program\s*</key>\s*<string>(.*?)</string>`)
+	plistStringRe = refilter.MustCompile(`(?s)<string>(.*?)</string>`)
+)
+
+// plistProgram returns the argv a launchd plist runs (ProgramArguments,
+// or Program), or nil.
+func plistProgram(content string) []string {
+	m := plistArgsRe.FindStringSubmatch(content)
+	if m == nil {
+		return nil
+	}
+	if m[2] != "" {
+		return []string{xmlEntities.Replace(strings.TrimSpace(m[2]))}
+	}
+	var argv []string
+	for _, sm := range plistStringRe.FindAllStringSubmatch(m[1], 32) {
+		argv = append(argv, xmlEntities.Replace(sm[1]))
+	}
+	return argv
+}
+
+// hiddenOrTemp reports a program path in a temporary directory or a
+// hidden one.
+func hiddenOrTemp(p string) bool {
+	for _, pre := range []string{"/tmp/", "/private/tmp/", "/var/tmp/", "/dev/shm/", "/Users/Shared/"} {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return strings.Contains(p, "/.")
+}
