@@ -516,6 +516,13 @@ func (w *walker) record(r rawCmd, base string, c ctx, in stdinInfo) Command {
 	if c.background {
 		cmd.Notes = append(cmd.Notes, "background")
 	}
+	if kubeTools[base] {
+		if kc := w.st.Vars[KubeContextKey]; kc != "" && !Unknown(kc) {
+			// The context chosen earlier ("kubectl config use-context
+			// kind-dev"), seen by the rules as KUBECONTEXT.
+			cmd.Env = append(cmd.Env, "KUBECONTEXT="+kc)
+		}
+	}
 	w.out = append(w.out, cmd)
 	return cmd
 }
@@ -1230,6 +1237,10 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				w.st.origin["alias:"+n] = w.st.gen
 			}
 		}
+	case name == "kubectl" && len(args.fields) > 2 && args.fields[0] == "config" && args.fields[1] == "use-context",
+		name == "kubectx" && len(args.fields) == 1 && !strings.HasPrefix(args.fields[0], "-"):
+		// The cluster later kubectl and helm commands act on.
+		w.st.setVar(KubeContextKey, args.fields[len(args.fields)-1])
 	case name == "launchctl" && len(args.fields) > 1 && (args.fields[0] == "load" || args.fields[0] == "bootstrap"):
 		// The agent loaded is judged by its plist where the session wrote
 		// it; one the session did not write (or downloaded) is unknown.
@@ -3465,3 +3476,9 @@ func hiddenOrTemp(p string) bool {
 	}
 	return strings.Contains(p, "/.")
 }
+
+// KubeContextKey is the session variable holding the Kubernetes context
+// last chosen; kubeTools are the programs that act on it.
+const KubeContextKey = "\x00kubecontext"
+
+var kubeTools = map[string]bool{"kubectl": true, "helm": true, "oc": true, "kustomize": true, "argocd": true, "flux": true, "kubectl-argo-rollouts": true}

@@ -45,4 +45,4 @@ var codeRunners = map[string]bool{
 
 // helpVerbs take "help" as their first word to print usage: "git help
 // push", "gcloud help projects delete", "helm help uninstall".
-var helpVerbs = map[string]bool{"git": true, "gcloud": true, "helm": true, "terraform": true, "gh": true, "az": true}
+var helpVerbs = map[string]bool{"git": true, "gcloud": true, "helm": true, "terraform": true, "gh": true, "az": true, "heroku": true, "doctl": true, "fly": true, "flyctl": true}

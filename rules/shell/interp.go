@@ -61,7 +61,7 @@ var (
 	netExecRe     = refilter.MustCompile(`\b(?:exec|eval|execfile|Function|instance_eval)\s*\(\s*(?:[\w.]+\.)?(?:urlopen|get|urlretrieve|request|fetch|open)\s*\(\s*['"]((?:https?|ftp)://[^'"]+)['"]`)
 	envKeysLoopRe = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(?:sorted\()?os\.environ\b\s*(?:$|[^.])`)
 	envValueRe    = refilter.MustCompile(`os\.environ\s*\[|environ\.get\(|getenv\(|os\.environ\.(?:items|values)\(`)
-	homeExprRe    = refilter.MustCompile(`^(?:process\.env\.HOME|os\.getenv\(\s*['"]HOME['"]\s*\)|os\.Getenv\(\s*"HOME"\s*\)|getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|os\.environ\[\s*['"]HOME['"]\s*\]|os\.homedir\(\)|Dir\.home|Path\.home\(\)|os\.UserHomeDir\(\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|path\.expand\(|os\.path\.expanduser\(|require\(['"]os['"]\)\.homedir\(\))`)
+	homeExprRe    = refilter.MustCompile(`^(?:process\.env\.HOME|os\.getenv\(\s*['"]HOME['"]\s*\)|os\.Getenv\(\s*"HOME"\s*\)|getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\]|\$ENV\{HOME\}|os\.environ\[\s*['"](?:HOME|USERPROFILE)['"]\s*\]|os\.getenv\(\s*['"]USERPROFILE['"]\s*\)|os\.homedir\(\)|Dir\.home|Path\.home\(\)|os\.UserHomeDir\(\)|Deno\.env\.get\(\s*['"]HOME['"]\s*\)|System\.getProperty\(\s*"user\.home"\s*\)|path\.expand\(|os\.path\.expanduser\(|require\(['"]os['"]\)\.homedir\(\))`)
 	quoteWrapRe   = refilter.MustCompile(`^(?:escapeshellarg|escapeshellcmd|shlex\.quote|pipes\.quote|Shellwords\.escape|shellescape)\(\s*`)
 	pyForRe       = refilter.MustCompile(`\bfor\s+([A-Za-z_]\w*)\s+in\s+`)
 	rRecursiveRe  = refilter.MustCompile(`recursive\s*=\s*(TRUE|T)\b`)

@@ -165,7 +165,7 @@ func (w *walker) script(src string, c ctx) error {
 		// "Rem`ove-Item", "Inv`oke-Ex`pression": PowerShell's escape
 		// character inside a name is no character at all (and a pair of
 		// them is not a POSIX command substitution there).
-		if clean := psUnescape(src); clean != src && looksPowerShell(clean) {
+		if clean := psUnescape(src); clean != src && (looksPowerShell(clean) || psCmdletFirstRe.MatchString(clean)) {
 			src = clean
 		}
 	}
@@ -233,6 +233,9 @@ func (w *walker) script(src string, c ctx) error {
 	w.depth--
 	return nil
 }
+
+// psCmdletFirstRe is a line starting with a Verb-Noun cmdlet name.
+var psCmdletFirstRe = refilter.MustCompile(`^\s*(?i:Add|Clear|Copy|Disable|Enable|Export|Get|Import|Invoke|Move|New|Out|Register|Remove|Rename|Set|Start|Stop|Uninstall|Unregister)-[A-Za-z]+\b`)
 
 // cmdLineRe marks a cmd.exe line: %VAR%, cd /d, or switches like /s /q.
 var cmdLineRe = refilter.MustCompile(`(?i)%[A-Za-z_]\w*%|\bcd /d |(^|[\s&])(rd|rmdir|del|copy|xcopy|move|set)\s.*\s/[a-z]\b`)
@@ -854,6 +857,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		if len(argv) > 0 && argv[0] == "rm" && !hasOperand(argv[1:]) {
 			// "Get-ChildItem -Path $HOME | Remove-Item -Recurse": what is
 			// removed is what the listing names.
+			argv = append(argv, psListedPath(in)...)
+		}
+		if len(argv) == 3 && argv[0] == "zip" {
+			// "gci -Include *.pfx | Compress-Archive -DestinationPath k.zip".
 			argv = append(argv, psListedPath(in)...)
 		}
 		if len(argv) == 1 && argv[0] == "cat" {

@@ -743,7 +743,7 @@ func looksPowerShell(src string) bool {
 
 var psAssignRe = refilter.MustCompile(`^\s*\$(env:)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([^=].*?)\s*;?\s*$`)
 
-var psFuncRe = refilter.MustCompile(`(?is)^\s*function\s+([A-Za-z_][\w-]*)\s*(?:\([^)]*\))?\s*\{(.*)\}\s*;?\s*$`)
+var psFuncRe = refilter.MustCompile(`(?is)^\s*function\s+([A-Za-z_][\w-]*)\s*(?:\(([^)]*)\))?\s*\{(.*)\}\s*;?\s*$`)
 
 var psAliasRe = refilter.MustCompile(`(?i)^\s*(?:set-alias|new-alias|sal|nal)\s+(?:-name\s+)?['"]?([\w-]+)['"]?\s+(?:-value\s+)?['"]?([\w.-]+)['"]?`)
 
@@ -886,7 +886,13 @@ func (w *walker) psStmt(text string, c ctx) bool {
 		return true
 	}
 	if m := psFuncRe.FindStringSubmatch(text); m != nil {
-		w.st.Funcs[m[1]] = m[2]
+		body := m[3]
+		if strings.TrimSpace(m[2]) != "" {
+			// function F($p, $q) { ... }: the same parameters as a
+			// param() block, bound the same way at the call.
+			body = "param(" + m[2] + ") " + body
+		}
+		w.st.Funcs[m[1]] = body
 		w.st.origin["func:"+m[1]] = w.st.gen
 		return true
 	}

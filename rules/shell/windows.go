@@ -158,9 +158,10 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 				dst = winPath(words[i+1])
 			}
 		}
-		if len(src) == 0 || dst == "" {
+		if dst == "" {
 			return nil, text, false
 		}
+		// With no -Path, what a listing pipes in (added by the caller).
 		return append([]string{"zip", "-r", dst}, src...), text, true
 	case "remove-item", "ri", "rd", "rmdir", "del", "erase":
 		if slices.ContainsFunc(words[1:], func(w string) bool { return strings.EqualFold(w, "-WhatIf") }) {
@@ -672,6 +673,15 @@ var psSwitch = map[string]bool{"-wait": true, "-nonewwindow": true, "-passthru":
 
 // psCommaItems splits a PowerShell array literal ("a","b",c) at commas
 // outside quotes and strips each item's quotes.
+// unquoteOnce removes one pair of matching outer quotes, leaving quotes
+// inside ("'/c rd "C:\x"'" keeps "C:\x" quoted).
+func unquoteOnce(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return strings.Trim(s, `"'`)
+}
+
 func psCommaItems(s string) []string {
 	var out []string
 	var q byte
@@ -679,7 +689,7 @@ func psCommaItems(s string) []string {
 	for i := 0; i <= len(s); i++ {
 		switch {
 		case i == len(s) || q == 0 && s[i] == ',':
-			if item := strings.Trim(strings.TrimSpace(s[start:i]), `"'`); item != "" {
+			if item := unquoteOnce(strings.TrimSpace(s[start:i])); item != "" {
 				out = append(out, item)
 			}
 			start = i + 1
