@@ -1973,6 +1973,10 @@ func readPathExpr(s string, vars map[string]string) (string, int, bool) {
 	t := strings.TrimLeft(s, " \t")
 	off := len(s) - len(t)
 	p, n, ok := readStrExpr(t, vars)
+	if ok && (strings.HasPrefix(p, `\\`) || len(p) > 2 && p[1] == ':' && p[2] == '\\') {
+		// r'\\nas\share\x', r'C:\Users\x': a Windows path.
+		return winPath(p), off + n, true
+	}
 	return homeInterp(p), off + n, ok
 }
 

@@ -453,6 +453,13 @@ var (
 // sdkDestroyRe: SDK calls that delete or disable what a service holds.
 var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_dataset|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|delete_index|delete_collection|drop_collection|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\bnew\s+(?:Delete|Terminate)\w*Command\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)|\.delete\(\s*force\s*=\s*True\s*\)`)
 
+// wpSecretRe and wpSendRe: WordPress's secret constants, and PHP calls
+// that send a request.
+var (
+	wpSecretRe = refilter.MustCompile(`\b(DB_PASSWORD|AUTH_KEY|SECURE_AUTH_KEY|LOGGED_IN_KEY|NONCE_KEY|AUTH_SALT|SECURE_AUTH_SALT)\b`)
+	wpSendRe   = refilter.MustCompile(`\b(wp_remote_(get|post|request|head)|wp_safe_remote_(get|post)|curl_exec|fsockopen|mail)\s*\(|file_get_contents\(\s*['"]https?://`)
+)
+
 // Windows from Python: the Credential Manager read, a Run key written.
 var (
 	winCredRe   = refilter.MustCompile(`\bwin32cred\.Cred(?:Enumerate|Read)\(`)
@@ -547,6 +554,11 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 	if m := browserCookieRe.FindStringIndex(code); m != nil {
 		// browser_cookie3.chrome(): the browser's cookie store, decrypted.
 		out = append(out, codeItem{argv: []string{"cat", "~/.config/google-chrome/Default/Cookies"}, via: "browser_cookie3", text: clip(code[m[0]:], 200)})
+	}
+	if m := wpSecretRe.FindStringIndex(code); m != nil && wpSendRe.MatchString(code) {
+		// WordPress's secret constants (DB_PASSWORD, the auth salts) put
+		// into a request: wp-config.php's secrets leave the site.
+		out = append(out, codeItem{argv: []string{"cat", "wp-config.php"}, via: "php wp-config constants", text: clip(code[m[0]:], 200)})
 	}
 	if m := winCredRe.FindStringIndex(code); m != nil {
 		// win32cred.CredEnumerate / CredRead: the Credential Manager's
