@@ -451,7 +451,7 @@ var (
 )
 
 // sdkDestroyRe: SDK calls that delete or disable what a service holds.
-var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_dataset|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|delete_index|delete_collection|drop_collection|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\bnew\s+(?:Delete|Terminate)\w*Command\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)|\.delete\(\s*force\s*=\s*True\s*\)`)
+var sdkDestroyRe = refilter.MustCompile(`\b(?:destroy_by_tag|delete_topics|deleteTopics|disable_secrets_engine|disable_auth_method|remove_bucket|delete_bucket|delete_cluster|delete_database|delete_dataset|delete_db_instance|delete_instance|terminate_instances|delete_project|delete_deployment|delete_volume|delete_stack|delete_index|delete_collection|drop_collection|delete_file_system|delete_share|deleteIndex|droplets\.destroy|indices\.delete|remove_objects?)\s*\(|\bnew\s+(?:Delete|Terminate)\w*Command\s*\(|\[\s*\w+\.delete\(\)\s+for\s+\w+\s+in\b|\bfor\s+\w+\s+in\s+[^\n:]+:\s*\n?\s*\w+\.delete\(\)|\.delete\(\s*force\s*=\s*True\s*\)`)
 
 // wpSecretRe and wpSendRe: WordPress's secret constants, and PHP calls
 // that send a request.
