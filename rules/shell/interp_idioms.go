@@ -472,6 +472,14 @@ var (
 // or destroys, within its first few lines.
 var sdkDestroyAllRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destroy)\(\)\s+for\s+\w+\s+in\s+[^\]\n]*\.(?:all|auto_paging_iter)\(\)|\bfor\s+\w+\s+in\s+[^\n:]*(?:\.(?:all|auto_paging_iter)\(\)|\biter_all\([^()\n]*\))\s*:[ \t]*\n(?:[ \t]+[^\n]*\n){0,3}?[ \t]+[\w.]*(?:\(\)\.)?(?:delete|terminate|destroy|rdelete)\([^()\n]*\)`)
 
+// sdkLoopDeleteRe: a Python or JavaScript loop over an API listing whose
+// body, within a few lines and with no "if" before it, deletes,
+// archives, cancels, refunds or purges the item.
+var sdkLoopDeleteRe = refilter.MustCompile(`\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+[^\n:]*(?:\.list\w*\(|\blist_\w+\(|\.all\(|auto_paging_iter|\biter_\w+\(|\.search\w*\(|search_issues|\bget_(?:repos|issues|projects|members|users|contacts|companies|deals|records)\(|\.query\(|paginat\w*|\.fetch\w*\()[^\n]*:[ \t]*\n(?:[ \t]+(?:[^i\s][^\n]*|i[^f\n][^\n]*)?\n){0,4}?[ \t]+[^\n]*(?:\.(?:delete|destroy|archive|cancel|purge|hard_delete|permanently_delete|batch_delete)\w*\(|\bdelete_\w+\(|\bchat_delete\(|\bRefund\.create\()|\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+\w+\s+of\s+[^)]*\)\s*\{?[^\n{}]*\.(?:delete|destroy|del|archive|remove|cancel)\w*\(`)
+
+// sdkCredRe: a token, key or secret taken from the environment.
+var sdkCredRe = refilter.MustCompile(`(?i)(os\.environ|os\.getenv|process\.env|ENV\[)[^\n]{0,40}(TOKEN|KEY|SECRET|PASSWORD|AUTH)`)
+
 // cloudSDKRe: code using a cloud or SaaS account's SDK, whose
 // collections are that account's resources (a web framework's ORM
 // collections are not read as such).
@@ -528,6 +536,13 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 		// names (a production host, tag or variable).
 		method := strings.TrimRight(strings.TrimSpace(code[m[0]:m[1]]), "( \t")
 		out = append(out, codeItem{argv: []string{"sdk-destroy", method, clip(code, 600)}, via: "sdk", text: clip(code[m[0]:], 200)})
+	}
+	if m := sdkLoopDeleteRe.FindStringIndex(code); m != nil && sdkCredRe.MatchString(code) {
+		// A loop over what an API lists, deleting (archiving, cancelling,
+		// refunding) each item, with a token from the environment: a
+		// SaaS account emptied one item at a time, whatever the vendor.
+		// A filter (an "if" before the call) makes it a selection.
+		out = append(out, codeItem{argv: []string{"sdk-destroy", "every", clip(code, 600)}, via: "sdk loop", text: clip(code[m[0]:], 200)})
 	}
 	if m := sdkDestroyAllRe.FindStringIndex(code); m != nil && cloudSDKRe.MatchString(code) {
 		// Every resource a cloud or SaaS account lists, deleted one by
