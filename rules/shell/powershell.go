@@ -1205,20 +1205,9 @@ func (w *walker) psInline(text string) (string, bool) {
 // psSplit cuts a script at top-level ";" and newlines.
 func psSplit(src string) []string {
 	var out []string
-	depth := 0
-	var q byte
-	start := 0
-	for i := 0; i < len(src); i++ {
-		ch := src[i]
+	depth, start := 0, 0
+	psUnquoted(src, 0, func(i int, ch byte) bool {
 		switch {
-		case q != 0:
-			if ch == q {
-				q = 0
-			} else if ch == '`' && q == '"' {
-				i++
-			}
-		case ch == '\'' || ch == '"':
-			q = ch
 		case ch == '(' || ch == '{' || ch == '[':
 			depth++
 		case ch == ')' || ch == '}' || ch == ']':
@@ -1231,11 +1220,36 @@ func psSplit(src string) []string {
 			}
 			start = i + 1
 		}
-	}
+		return false
+	})
 	if s := strings.TrimSpace(src[start:]); s != "" {
 		out = append(out, s)
 	}
 	return out
+}
+
+// psUnquoted calls f for each byte of s from "from" on that is outside
+// PowerShell quotes (a backtick escapes inside double quotes), until f
+// returns true.
+func psUnquoted(s string, from int, f func(i int, ch byte) bool) {
+	var q byte
+	for i := from; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case q != 0:
+			if ch == q {
+				q = 0
+			} else if ch == '`' && q == '"' {
+				i++
+			}
+		case ch == '\'' || ch == '"':
+			q = ch
+		default:
+			if f(i, ch) {
+				return
+			}
+		}
+	}
 }
 
 // psStatement is a cheap test for a statement the POSIX parser read but
@@ -1424,29 +1438,20 @@ func psDropItem(st string) (string, bool) {
 // psCloseBrace returns the index of the "}" closing the "{" at open,
 // skipping quoted text, or -1.
 func psCloseBrace(s string, open int) int {
-	depth := 0
-	var q byte
-	for i := open; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case q != 0:
-			if ch == q {
-				q = 0
-			} else if ch == '`' && q == '"' {
-				i++
-			}
-		case ch == '\'' || ch == '"':
-			q = ch
-		case ch == '{':
+	depth, end := 0, -1
+	psUnquoted(s, open, func(i int, ch byte) bool {
+		switch ch {
+		case '{':
 			depth++
-		case ch == '}':
-			depth--
-			if depth == 0 {
-				return i
+		case '}':
+			if depth--; depth == 0 {
+				end = i
+				return true
 			}
 		}
-	}
-	return -1
+		return false
+	})
+	return end
 }
 
 // psPipeBlockRe is a script block run by Invoke-Command, Start-Job or

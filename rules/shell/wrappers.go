@@ -520,6 +520,18 @@ func danglingFilter(args []string) bool {
 	return false
 }
 
+// skipOptions returns the index of the first word from i on that is not
+// an option, stepping over the value of the options valued names.
+func skipOptions(f []string, i int, valued map[string]bool) int {
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		if !strings.Contains(f[i], "=") && valued[f[i]] {
+			i++
+		}
+		i++
+	}
+	return i
+}
+
 // foreachValued are yarn workspaces foreach's options that take a value.
 var foreachValued = map[string]bool{"--from": true, "--include": true, "--exclude": true, "-j": true, "--jobs": true}
 
@@ -540,13 +552,7 @@ func pkgRunner(base string, r rawCmd) (out rawCmd, shellText string, ok bool) {
 	if base == "npm" {
 		valued["-w"] = true
 	}
-	i := 1
-	for i < len(f) && strings.HasPrefix(f[i], "-") {
-		if !strings.Contains(f[i], "=") && valued[f[i]] {
-			i++
-		}
-		i++
-	}
+	i := skipOptions(f, 1, valued)
 	if i >= len(f) {
 		return r, "", false
 	}
@@ -560,14 +566,7 @@ func pkgRunner(base string, r rawCmd) (out rawCmd, shellText string, ok bool) {
 	}
 	if base == "yarn" && f[i] == "workspaces" && i+2 < len(f) && f[i+1] == "foreach" {
 		// "yarn workspaces foreach -A exec CMD": CMD in every workspace.
-		i += 2
-		for i < len(f) && strings.HasPrefix(f[i], "-") {
-			if !strings.Contains(f[i], "=") && foreachValued[f[i]] {
-				i++
-			}
-			i++
-		}
-		if i >= len(f) {
+		if i = skipOptions(f, i+2, foreachValued); i >= len(f) {
 			return r, "", false
 		}
 	}
