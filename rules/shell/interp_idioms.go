@@ -477,6 +477,38 @@ var sdkDestroyAllRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destro
 // archives, cancels, refunds or purges the item.
 var sdkLoopDeleteRe = refilter.MustCompile(`\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+[^\n:]*(?:\.list\w*\(|\blist_\w+\(|\.all\(|auto_paging_iter|\biter_\w+\(|\.search\w*\(|search_issues|\bget_(?:repos|issues|projects|members|users|contacts|companies|deals|records)\(|\.query\(|paginat\w*|\.fetch\w*\()[^\n]*:[ \t]*\n(?:[ \t]+(?:[^i\s][^\n]*|i[^f\n][^\n]*)?\n){0,4}?[ \t]+[^\n]*(?:\.(?:delete|destroy|archive|cancel|purge|hard_delete|permanently_delete|batch_delete)\w*\(|\bdelete_\w+\(|\bchat_delete\(|\bRefund\.create\()|\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+\w+\s+of\s+[^)]*\)\s*\{?[^\n{}]*\.(?:delete|destroy|del|archive|remove|cancel)\w*\(`)
 
+// listedVarRe is a variable assigned an API listing ("runs =
+// api.runs(...)", "issues = jira.search_issues(...)"); sdkLoopVarRe a
+// loop over a variable whose body deletes within a few lines.
+var (
+	listedVarRe  = refilter.MustCompile(`(?m)^[ \t]*(\w+)\s*=\s*[^\n]*(?:\.list\w*\(|\blist_\w+\(|\.all\(|\.runs\(|\.search\w*\(|search_issues|\bget_(?:repos|issues|projects|members|users|contacts|companies|deals|records)\(|\.query\(|paginat\w*)`)
+	sdkLoopVarRe = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(\w+)\s*:[ \t]*\n(?:[ \t]+(?:[^i\s][^\n]*|i[^f\n][^\n]*)?\n){0,4}?[ \t]+[^\n]*(?:\.(?:delete|destroy|archive|cancel|purge|hard_delete|permanently_delete)\w*\(|\bdelete_\w+\()`)
+	// sdkClientRe: a SaaS or cloud client built from its library, whose
+	// credentials it finds itself (wandb.Api(), Jira(...)).
+	sdkClientRe = refilter.MustCompile(`\b(?:wandb\.Api|JIRA|Jira|Confluence|Github|Gitlab|gitlab\.Gitlab|WebClient|Client|HubSpot|Zenpy|Salesforce)\(`)
+)
+
+// listedVarLoopDelete finds a loop deleting the items of a variable that
+// holds an API listing, returning the loop's span or nil.
+func listedVarLoopDelete(code string) []int {
+	if !strings.Contains(code, "for ") {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, m := range listedVarRe.FindAllStringSubmatch(code, 16) {
+		listed[m[1]] = true
+	}
+	if len(listed) == 0 {
+		return nil
+	}
+	for _, m := range sdkLoopVarRe.FindAllStringSubmatchIndex(code, 8) {
+		if listed[code[m[2]:m[3]]] {
+			return m[:2]
+		}
+	}
+	return nil
+}
+
 // sdkCredRe: a token, key or secret taken from the environment.
 var sdkCredRe = refilter.MustCompile(`(?i)(os\.environ|os\.getenv|process\.env|ENV\[)[^\n]{0,40}(TOKEN|KEY|SECRET|PASSWORD|AUTH)`)
 
@@ -537,7 +569,11 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 		method := strings.TrimRight(strings.TrimSpace(code[m[0]:m[1]]), "( \t")
 		out = append(out, codeItem{argv: []string{"sdk-destroy", method, clip(code, 600)}, via: "sdk", text: clip(code[m[0]:], 200)})
 	}
-	if m := sdkLoopDeleteRe.FindStringIndex(code); m != nil && sdkCredRe.MatchString(code) {
+	m := sdkLoopDeleteRe.FindStringIndex(code)
+	if m == nil {
+		m = listedVarLoopDelete(code)
+	}
+	if m != nil && (sdkCredRe.MatchString(code) || sdkClientRe.MatchString(code)) {
 		// A loop over what an API lists, deleting (archiving, cancelling,
 		// refunding) each item, with a token from the environment: a
 		// SaaS account emptied one item at a time, whatever the vendor.
