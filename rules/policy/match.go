@@ -549,11 +549,6 @@ func suspectWord(a string, m *Matcher, text string) bool {
 	return true
 }
 
-// readPaths are the words a command reads as files: operands, "<"
-// redirects, curl's "@file" forms, dd's "if=".
-// tarReads are the files tar archives: its operands, relative to the
-// directory of the last -C before them ("tar czf k.tgz -C ~ .ssh" reads
-// ~/.ssh), not the archive named by -f.
 // outfileOptRe is an option naming a file the tool writes.
 var outfileOptRe = regexp.MustCompile(`(?i)^--[a-z-]*(outfile|out-file|output-file|outdir|output)$`)
 
@@ -596,6 +591,9 @@ func senderReads(c *shell.Command) (out []string, ok bool) {
 	return nil, false
 }
 
+// tarReads are the files tar archives: its operands, relative to the
+// directory of the last -C before them ("tar czf k.tgz -C ~ .ssh" reads
+// ~/.ssh), not the archive named by -f.
 func tarReads(v *cmdView) []string {
 	var out []string
 	base := ""
@@ -628,6 +626,8 @@ func tarReads(v *cmdView) []string {
 	return append(out, v.c.Origins...)
 }
 
+// readPaths are the words a command reads as files: operands, "<"
+// redirects, curl's "@file" forms, dd's "if=".
 func readPaths(v *cmdView, from string) []string {
 	var out []string
 	if from == "stdin" {
@@ -1336,9 +1336,6 @@ func specMatch(flags, text string) bool {
 // process.env.PORT).
 var envDumpCode = regexp.MustCompile(`os\.environ\s*(\)|\.items\(\)|\.copy\(\)|$|[^\[.\w])|process\.env\s*(\)|$|[^\[.\w])|%ENV\b|\bENV\.(to_h|to_a|each|inspect|sort)\b|\bENV\s*\)|\bgetenv\(\s*\)|\$_ENV\b|System\.getenv\(\s*\)|\bos\.Environ\(\)`)
 
-// dumpsEnv reports whether source s is an interpreter printing the whole
-// environment, so a filter reading its output filters the environment
-// like "env | grep KEY".
 // anyFlag reports whether a source's command carries one of the flags
 // (or words) named.
 func anyFlag(sv *cmdView, args, names []string) bool {
@@ -1414,6 +1411,9 @@ func envSpecs(specs []string) bool {
 	return true
 }
 
+// dumpsEnv reports whether source s is an interpreter printing the whole
+// environment, so a filter reading its output filters the environment
+// like "env | grep KEY".
 func dumpsEnv(s shell.Source) bool {
 	if shell.Interpreter(s.Name) == "" {
 		return false

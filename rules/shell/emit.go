@@ -3102,7 +3102,6 @@ func globProgram(pat string) string {
 	return ""
 }
 
-// writesOut reports whether redirects send standard output to a file.
 // sqlClients are the database clients whose arguments and input are
 // SQL.
 var sqlClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true, "sqlplus": true, "cockroach": true,
@@ -3200,6 +3199,7 @@ func echoedText(name string, fields []string) (string, bool) {
 	return text, true
 }
 
+// writesOut reports whether redirects send standard output to a file.
 func writesOut(rs []Redirect) bool {
 	for _, r := range rs {
 		switch r.Op {
@@ -3244,8 +3244,6 @@ var imageEntrypoints = map[string]string{
 	"google/cloud-sdk": "", "alpine/helm": "helm", "rancher/kubectl": "kubectl",
 }
 
-// remoteTools act on something outside their container (a cloud, a
-// cluster, the docker daemon, a remote repository) whatever it mounts.
 // outsideClient reports whether a command run in a container acts on
 // something outside it: a cloud or cluster CLI, or a database client
 // given a host or a URL ("sh -c CMD" read for CMD's first words).
@@ -3269,6 +3267,8 @@ func outsideClient(argv []string) bool {
 	return false
 }
 
+// remoteTools act on something outside their container (a cloud, a
+// cluster, the docker daemon, a remote repository) whatever it mounts.
 var remoteTools = map[string]bool{"aws": true, "kubectl": true, "terraform": true, "docker": true, "az": true, "helm": true, "curl": true}
 
 // imageName drops an image reference's tag and digest.

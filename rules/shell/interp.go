@@ -1519,9 +1519,6 @@ func looksLikePath(p string) bool {
 	return strings.ContainsAny(p, "/.~") && !strings.ContainsAny(p, "\n")
 }
 
-// readStrExpr reads a string expression at the start of s: literals
-// joined with "+", "." (Perl/PHP) or juxtaposition, and known variable
-// names. n is how many bytes were consumed.
 // decodeCalls are the decoders readDecodeCall applies to a literal
 // argument, with whether the argument is hex (else base64).
 var decodeCalls = []struct {
@@ -1781,6 +1778,9 @@ func pyFormat(format string, vals []string) string {
 	return strings.ReplaceAll(out, "\x00", "%")
 }
 
+// readStrExpr reads a string expression at the start of s: literals
+// joined with "+", "." (Perl/PHP) or juxtaposition, and known variable
+// names. n is how many bytes were consumed.
 func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 	var b strings.Builder
 	n := 0
@@ -2300,16 +2300,16 @@ var (
 	presenceTestRe   = refilter.MustCompile(`(?i)\b(len|bool|nchar|isset|empty|strlen|length)\s*\(|!==?|===?|\bis\s+(not\s+)?None\b|\?\s*['"]|\bif\b|\bnull\b|\bnil\b|['"](set|present|missing|stored|configured|ok)['"]`)
 	// printedPathRe ends the code before a path expression printed as
 	// it is.
-	printedPathRe = refilter.MustCompile(`\b(?:print|puts|console\.log)\s*\(\s*$`)
-	// metaMethodRe starts the code after a Path(...) expression whose
-	// only use is a metadata method: Path("~/.ssh/id_rsa").exists().
+	printedPathRe    = refilter.MustCompile(`\b(?:print|puts|console\.log)\s*\(\s*$`)
 	listMethodRe     = refilter.MustCompile(`^\s*\)*\s*\.\s*(?:iterdir|glob|rglob|listdir|scandir)\s*\(`)
 	contentReadRe    = refilter.MustCompile(`\.read_(?:text|bytes)\(|\bopen\s*\(|\.read\(\)|readFileSync|copyfile|copy2?\(|copytree|tarfile|zipfile|make_archive`)
 	sqliteURLRe      = refilter.MustCompile(`['"]sqlite(?:\+\w+)?:///([^'"?\s]+)`)
 	perlOpenWriteRe  = refilter.MustCompile(`^\s*(?:my\s+)?\$?\w+\s*,\s*['"](>>|\+?>)(?::\w+)?['"]\s*,\s*`)
 	perlPrintRe      = refilter.MustCompile(`\b(?:print|printf|say)\s*\(?\s*(?:\{\s*)?\$?\w+\s*\}?\s+`)
 	perlOpenHandleRe = refilter.MustCompile(`^\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
-	metaMethodRe     = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
+	// metaMethodRe starts the code after a Path(...) expression whose
+	// only use is a metadata method: Path("~/.ssh/id_rsa").exists().
+	metaMethodRe = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
 )
 
 // printedOnly reports whether what follows a path call's argument is

@@ -1032,9 +1032,9 @@ var deleteRecRe = refilter.MustCompile(`\b([A-Za-z_]\w*)\.(?:deleteRecursively|d
 var goRangeRe = refilter.MustCompile(`\bfor\s+_\s*,\s*([A-Za-z_]\w*)\s*:=\s*range\s+\[\]string\s*`)
 
 var (
-	// metadataLitRe: a cloud metadata endpoint in a string literal.
 	// metadataHosts are the cloud metadata services' addresses.
 	metadataHosts = map[string]bool{"169.254.169.254": true, "metadata.google.internal": true, "169.254.170.2": true, "fd00:ec2::254": true}
+	// metadataLitRe: a cloud metadata endpoint in a string literal.
 	metadataLitRe = refilter.MustCompile(`["'](https?://(?:169\.254\.169\.254|metadata\.google\.internal|169\.254\.170\.2|\[fd00:ec2::254\])[^"']*)["']`)
 	// codeHTTPRe: HTTP clients of compiled languages.
 	codeHTTPRe = refilter.MustCompile(`\bhttp\.(?:NewRequest|Get|Post)\(|\breqwest::|\bHttpClient\b|\bURLSession\b|\bcurl_easy_|\bnew\s+URL\(|\bWebClient\b`)

@@ -953,8 +953,6 @@ func netStdin(dev string) stdinInfo {
 	return stdinInfo{kind: "file", sources: []Source{{Kind: "download", Name: dev, Text: dev}}}
 }
 
-// readsDownload reports whether one of a command's operands is a file
-// the session downloaded.
 // keyFileOut is the file a command creates holding a new credential
 // ("gcloud iam service-accounts keys create FILE", "aws iam
 // create-access-key > f" is a redirect), or "".
@@ -969,6 +967,8 @@ func keyFileOut(name string, args []string) string {
 	return ""
 }
 
+// readsDownload reports whether one of a command's operands is a file
+// the session downloaded.
 func (w *walker) readsDownload(args []string) bool {
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") || Unknown(a) {

@@ -531,9 +531,6 @@ func (s *State) setOrigin(dst, src string) {
 	s.origin["orig:"+d] = s.gen
 }
 
-// originOf returns the path p is a copy or link of ("/tmp/b/id_rsa" when
-// /tmp/b is a copy of ~/.ssh gives ~/.ssh/id_rsa), and whether that was
-// recorded by an earlier call.
 func (s *State) setLink(dst, src string) {
 	if s.Links == nil {
 		s.Links = map[string]string{}
@@ -543,9 +540,6 @@ func (s *State) setLink(dst, src string) {
 	}
 }
 
-// throughLink returns the original a path below a link (or a moved
-// directory) reaches: "build/*" after "ln -s ~ build" is "~/*". The link
-// itself is not the original: "rm build" removes the link.
 // linkTarget is where a write to p lands when p, or a directory above
 // it, is a link the session made; "" otherwise.
 func (s *State) linkTarget(p string) string {
@@ -558,6 +552,9 @@ func (s *State) linkTarget(p string) string {
 	return s.throughLink(p)
 }
 
+// throughLink returns the original a path below a link (or a moved
+// directory) reaches: "build/*" after "ln -s ~ build" is "~/*". The link
+// itself is not the original: "rm build" removes the link.
 func (s *State) throughLink(p string) string {
 	if len(s.Links) == 0 || Unknown(p) {
 		return ""
@@ -588,6 +585,9 @@ func (s *State) OriginOf(p string) string {
 	return o
 }
 
+// originOf returns the path p is a copy or link of ("/tmp/b/id_rsa" when
+// /tmp/b is a copy of ~/.ssh gives ~/.ssh/id_rsa), and whether that was
+// recorded by an earlier call.
 func (s *State) originOf(p string) (string, bool) {
 	if len(s.Origins) == 0 || Unknown(p) {
 		return "", false

@@ -404,12 +404,12 @@ func rot13(s string) string {
 // curlArgOpts are curl's short options that take a value.
 const curlArgOpts = "AbcCdDeEFHKmoPQrtTuUwxXyYz"
 
-// archiveStem is an archive's name without its archive extensions, or
-// "" when it has none.
 // bareStemRe is what follows a tool's name in an archive's name: a
 // version, "latest", a platform.
 var bareStemRe = refilter.MustCompile(`(?i)[-_](v?[0-9][\w.]*|latest|stable|nightly|linux|darwin|macos|windows|win(32|64)?|amd64|x86_64|x64|arm64|aarch64)([-_.].*)?$`)
 
+// archiveStem is an archive's name without its archive extensions, or
+// "" when it has none.
 func archiveStem(name string) string {
 	for _, ext := range []string{".tar.gz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tgz", ".txz", ".tbz2", ".tar", ".zip"} {
 		if stem, ok := strings.CutSuffix(name, ext); ok && stem != "" {

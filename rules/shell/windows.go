@@ -671,8 +671,6 @@ var winCmdLineRe = refilter.MustCompile(`(?i)CommandLine\s*=\s*(?:'([^']*)'|"([^
 // psSwitch are Start-Process's parameters that take no value.
 var psSwitch = map[string]bool{"-wait": true, "-nonewwindow": true, "-passthru": true, "-usenewenvironment": true, "-loaduserprofile": true}
 
-// psCommaItems splits a PowerShell array literal ("a","b",c) at commas
-// outside quotes and strips each item's quotes.
 // unquoteOnce removes one pair of matching outer quotes, leaving quotes
 // inside ("'/c rd "C:\x"'" keeps "C:\x" quoted).
 func unquoteOnce(s string) string {
@@ -682,6 +680,8 @@ func unquoteOnce(s string) string {
 	return strings.Trim(s, `"'`)
 }
 
+// psCommaItems splits a PowerShell array literal ("a","b",c) at commas
+// outside quotes and strips each item's quotes.
 func psCommaItems(s string) []string {
 	var out []string
 	var q byte
@@ -705,8 +705,6 @@ func psCommaItems(s string) []string {
 // psEnvRe is PowerShell's environment prefix, $env:NAME.
 var psEnvRe = refilter.MustCompile(`(?i)\$env:`)
 
-// winSplit splits a command line at blanks, keeping quoted parts whole
-// and backslashes as they are; it stops at the first shell operator.
 // winPaths reads one word that may be a PowerShell array of paths
 // ("'dist',", "a,b"): each item, normalised.
 func winPaths(word string) []string {
@@ -720,6 +718,8 @@ func winPaths(word string) []string {
 	return out
 }
 
+// winSplit splits a command line at blanks, keeping quoted parts whole
+// and backslashes as they are; it stops at the first shell operator.
 func winSplit(s string) []string {
 	var out []string
 	var b strings.Builder
@@ -759,9 +759,6 @@ func winSplit(s string) []string {
 	return out
 }
 
-// winPath turns a Windows path into the POSIX form the pack's globs use:
-// %USERPROFILE%, $env:USERPROFILE and $HOME are "~", a drive prefix goes
-// (C:\Users\x is /Users/x, which is a home), backslashes become slashes.
 // uncPath maps a UNC path onto the file system it names: an
 // administrative share of this machine (\\localhost\c$\Users) is the
 // drive itself, a WSL distribution's share (\\wsl$\Ubuntu\home) is that
@@ -782,6 +779,9 @@ func uncPath(p string) string {
 	return "/mnt/" + parts[0] + "/" + share + "/" + rest
 }
 
+// winPath turns a Windows path into the POSIX form the pack's globs use:
+// %USERPROFILE%, $env:USERPROFILE and $HOME are "~", a drive prefix goes
+// (C:\Users\x is /Users/x, which is a home), backslashes become slashes.
 func winPath(p string) string {
 	p = strings.Trim(p, `"'`)
 	// "$env:TEMP\x" inside a POSIX shell's double quotes: the shell took
