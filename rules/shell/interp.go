@@ -1049,8 +1049,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			// A secret from the environment written into a file the site
 			// serves or the repository publishes (public/, static/,
 			// wwwroot/, README.md): printed for anyone to read.
-			for _, em := range envRefRe.FindAllStringSubmatch(callArg(after), 8) {
-				if name := em[1] + em[2] + em[3] + em[4] + em[5]; secretEnvNameRe.MatchString(name) {
+			arg := callArg(after)
+			for _, ix := range envRefRe.FindAllStringSubmatchIndex(arg, 8) {
+				if name := envRefName(arg, ix); secretEnvNameRe.MatchString(name) {
 					add(codeItem{argv: []string{"printenv", name}, via: via + " public file " + p, text: clip(code[m[0]:], 200)})
 				}
 			}
@@ -1141,9 +1142,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			if authHeaderRe.MatchString(arg[max(0, ix[0]-60):ix[0]]) {
 				continue
 			}
-			e := envRefRe.FindStringSubmatch(arg[ix[0]:ix[1]])
-			name := e[1] + e[2] + e[3] + e[4] + e[5]
-			add(codeItem{argv: []string{"curl", "-d", unkOpen + name + unkClose, u[1]}, via: via + " network(env)", text: clip(code[m[0]:], 200)})
+			add(codeItem{argv: []string{"curl", "-d", unkOpen + envRefName(arg, ix) + unkClose, u[1]}, via: via + " network(env)", text: clip(code[m[0]:], 200)})
 		}
 	}
 	// eval(gzinflate(base64_decode("..."))), eval(atob("...")): code kept
@@ -1222,13 +1221,23 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	// A variable read inside a print statement is printed:
 	// print(os.environ["OPENAI_API_KEY"]), console.log(process.env.X).
-	// (The print calls are found once for the three readings below.)
-	prints := printCallRe.FindAllStringIndex(code, 16)
-	for _, m := range prints {
+	// (The print statements are found once for the three readings
+	// below: each from its call's argument to the end of the line or a
+	// ";", with where the call starts.)
+	type printStmt struct {
+		at   int
+		stmt string
+	}
+	var prints []printStmt
+	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
 		stmt := code[m[1]:]
 		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
 			stmt = stmt[:i]
 		}
+		prints = append(prints, printStmt{m[0], stmt})
+	}
+	for _, ps := range prints {
+		stmt := ps.stmt
 		for _, ix := range envRefRe.FindAllStringSubmatchIndex(stmt, 4) {
 			if argOfOtherCall(stmt[:ix[0]]) {
 				// print(MongoClient(os.environ["URI"]).list_database_names()):
@@ -1245,34 +1254,26 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				// A test of the variable, not its value.
 				continue
 			}
-			e := stmt[ix[0]:ix[1]]
-			sm := envRefRe.FindStringSubmatch(e)
-			add(codeItem{argv: []string{"printenv", sm[1] + sm[2] + sm[3] + sm[4] + sm[5]}, via: via + " env", text: clip(code[m[0]:], 200)})
+			add(codeItem{argv: []string{"printenv", envRefName(stmt, ix)}, via: via + " env", text: clip(code[ps.at:], 200)})
 		}
 	}
 	// A secret a library hands over, printed: a cloud SDK's token or
 	// keys, a secret manager's payload, a keyring password, a dotenv
 	// file parsed (c.token, get_token(...).token, access_secret_version,
 	// Dotenv.parse(".env")).
-	for _, m := range prints {
-		stmt := code[m[1]:]
-		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
-			stmt = stmt[:i]
-		}
+	for _, ps := range prints {
+		stmt := ps.stmt
 		if sm := secretExprRe.FindStringIndex(stmt); sm != nil && !lengthAfterRe.MatchString(stmt[sm[1]:]) && !presenceTestRe.MatchString(stmt) && !namesOrExampleRe.MatchString(stmt) {
-			add(codeItem{argv: []string{"secret-print", strings.TrimSpace(stmt[sm[0]:sm[1]])}, via: via + " print", text: clip(code[m[0]:], 200)})
+			add(codeItem{argv: []string{"secret-print", strings.TrimSpace(stmt[sm[0]:sm[1]])}, via: via + " print", text: clip(code[ps.at:], 200)})
 			break
 		}
 	}
 	// The whole environment printed: print(os.environ), console.log(
 	// process.env), p ENV, a loop printing os.environ.items().
-	for _, m := range prints {
-		stmt := code[m[1]:]
-		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
-			stmt = stmt[:i]
-		}
+	for _, ps := range prints {
+		stmt := ps.stmt
 		if wholeEnvRe.MatchString(stmt) {
-			add(codeItem{argv: []string{lang, "env-dump"}, via: via + " env", notes: []string{"env-dump"}, text: clip(code[m[0]:], 200)})
+			add(codeItem{argv: []string{lang, "env-dump"}, via: via + " env", notes: []string{"env-dump"}, text: clip(code[ps.at:], 200)})
 			break
 		}
 	}

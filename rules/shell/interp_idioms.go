@@ -698,12 +698,7 @@ func readEnvRef(s string) (string, int, bool) {
 	if m == nil || m[0] != 0 {
 		return "", 0, false
 	}
-	name := ""
-	for g := 1; g <= 5; g++ {
-		if m[2*g] >= 0 {
-			name = s[m[2*g]:m[2*g+1]]
-		}
-	}
+	name := envRefName(s, m)
 	if name == "" || name == "HOME" {
 		return "", 0, false
 	}
@@ -712,6 +707,17 @@ func readEnvRef(s string) (string, int, bool) {
 		n += len(s[n:]) - len(r) + 1
 	}
 	return name, n, true
+}
+
+// envRefName is the variable an envRefRe match (submatch indexes ix in
+// s) reads: the group of whichever alternative matched.
+func envRefName(s string, ix []int) string {
+	for g := 2; g+1 < len(ix); g += 2 {
+		if ix[g] >= 0 {
+			return s[ix[g]:ix[g+1]]
+		}
+	}
+	return ""
 }
 
 // readJSJoin reads ["", "usr"].join("/") at the start of s.
@@ -1870,8 +1876,8 @@ var sqLitRe = refilter.MustCompile(`'([^'\n]*)'`)
 // envNamesOf returns the environment variable names a line reads.
 func envNamesOf(line string) []string {
 	var out []string
-	for _, m := range envRefRe.FindAllStringSubmatch(line, 8) {
-		out = append(out, m[1]+m[2]+m[3]+m[4]+m[5])
+	for _, ix := range envRefRe.FindAllStringSubmatchIndex(line, 8) {
+		out = append(out, envRefName(line, ix))
 	}
 	return out
 }
