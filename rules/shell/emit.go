@@ -841,7 +841,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	case strings.EqualFold(name, "iex") || strings.EqualFold(name, "Invoke-Expression"):
 		cmd.CodeFrom = append(cmd.CodeFrom, in.sources...)
 		cmd.CodeFrom = append(cmd.CodeFrom, allSrcs(args)...)
-	case strings.EqualFold(name, "call") && len(args.fields) > 0 && (strings.Contains(cmd.Text, `\`) || strings.Contains(args.fields[0], "%") || strings.HasSuffix(strings.ToLower(args.fields[0]), ".bat") || strings.HasSuffix(strings.ToLower(args.fields[0]), ".cmd")):
+	case strings.EqualFold(name, "call") && len(args.fields) > 0 && (strings.Contains(cmd.Text, `\`) || strings.Contains(args.fields[0], "%") || batchFile(args.fields[0])):
 		// cmd.exe's "call FILE.bat": the batch file runs.
 		w.runFile(cmd, args.fields[0], c.with("call "+args.fields[0]), args.fields)
 	case name == "eval":

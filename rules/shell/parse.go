@@ -833,7 +833,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			return "", true
 		}
 	}
-	if len(raw.fields) > 0 && !strings.ContainsAny(raw.fields[0], `/\`) && (strings.HasSuffix(strings.ToLower(raw.fields[0]), ".bat") || strings.HasSuffix(strings.ToLower(raw.fields[0]), ".cmd")) {
+	if len(raw.fields) > 0 && !strings.ContainsAny(raw.fields[0], `/\`) && batchFile(raw.fields[0]) {
 		// cmd.exe runs "cleanup.bat" from the working directory first.
 		if _, f := w.st.LookupFile(raw.fields[0]); f != nil {
 			w.sub(`.\`+strings.TrimSpace(wtext), c, nil)

@@ -705,6 +705,13 @@ func psCommaItems(s string) []string {
 // psEnvRe is PowerShell's environment prefix, $env:NAME.
 var psEnvRe = refilter.MustCompile(`(?i)\$env:`)
 
+// batchFile reports whether name is a cmd.exe batch script (.bat,
+// .cmd, in any case), which cmd runs as a file of its own lines.
+func batchFile(name string) bool {
+	l := strings.ToLower(name)
+	return strings.HasSuffix(l, ".bat") || strings.HasSuffix(l, ".cmd")
+}
+
 // winPaths reads one word that may be a PowerShell array of paths
 // ("'dist',", "a,b"): each item, normalised.
 func winPaths(word string) []string {
