@@ -2910,10 +2910,11 @@ func rewriteMounts(argv []string, mounts [][2]string) []string {
 				for _, sep := range []string{"=@", "=", "@"} {
 					if i := strings.Index(a, sep+c); i >= 0 {
 						if rest := a[i+len(sep)+len(c):]; rest == "" || rest[0] == '/' {
-							a = a[:i+len(sep)] + strings.TrimRight(m[0], "/") + rest
-							if rest == "" {
-								a = a[:i+len(sep)] + m[0]
+							host := m[0]
+							if rest != "" {
+								host = strings.TrimRight(host, "/") // "/" + "/etc" is "/etc"
 							}
+							a = a[:i+len(sep)] + host + rest
 							break
 						}
 					}
