@@ -1973,8 +1973,6 @@ func (w *walker) terraformRun(sub string, c ctx, args []string) {
 				cmds = append(cmds, command)
 			}
 		}
-	}
-	if sub == "apply" {
 		// remote-exec runs its inline commands on the resource's host.
 		for _, m := range tfRemoteExecRe.FindAllStringIndex(content, 8) {
 			if end := closeIndex(content[m[1]:], 1, 4000); end > 0 {
