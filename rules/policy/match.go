@@ -296,7 +296,7 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 		ok := false
 		for _, a := range c.Args {
 			for _, n := range shell.UnknownNames(a) {
-				if m.unknownRe.MatchString(n) {
+				if m.unknownRe.MatchString(n) && !(m.UnknownNotVendor && vendorsOwnHost(n, c.Args)) {
 					ok = true
 				}
 			}
@@ -793,6 +793,14 @@ func readPaths(v *cmdView, from string) []string {
 		}
 		if strings.Contains(a, "://") {
 			// A URL, not a local path.
+			continue
+		}
+		if v.c.Name == "dd" {
+			// Operands are KEY=VALUE; only if= names what is read
+			// (of=/tmp/k.key is where random bytes go).
+			if strings.HasPrefix(a, "if=") {
+				out = append(out, a[3:])
+			}
 			continue
 		}
 		out = append(out, strings.TrimPrefix(a, "@"))
@@ -1773,4 +1781,83 @@ func withoutOutputs(prog string, args, pos []string) []string {
 		}
 	}
 	return kept
+}
+
+// vendorStop are the words that end a secret variable's vendor prefix
+// (ALCHEMY_API_KEY: alchemy) or, first, show that it has none.
+var vendorStop = map[string]bool{"api": true, "key": true, "keys": true, "token": true, "tokens": true, "secret": true,
+	"secrets": true, "access": true, "auth": true, "password": true, "passwd": true, "pwd": true, "private": true,
+	"client": true, "app": true, "bot": true, "apikey": true, "credentials": true, "credential": true}
+
+// vendorWords would name an environment or a team, not a vendor.
+var vendorWords = map[string]bool{"prod": true, "production": true, "staging": true, "stage": true, "test": true,
+	"live": true, "main": true, "default": true, "local": true, "admin": true, "master": true, "root": true, "user": true,
+	"service": true, "deploy": true, "build": true, "shared": true, "global": true, "public": true, "internal": true}
+
+// vendorsOwnHost reports whether the variable name's vendor prefix (four
+// letters at least) is in the registrable domain of every URL among the
+// arguments, and there is at least one: api.etherscan.io for
+// ETHERSCAN_API_KEY, not etherscan.evil.example.
+func vendorsOwnHost(name string, args []string) bool {
+	var vendor []string
+	for _, w := range strings.Split(strings.ToLower(name), "_") {
+		if vendorStop[w] {
+			break
+		}
+		if w != "" && !vendorWords[w] {
+			vendor = append(vendor, w)
+		}
+	}
+	if len(vendor) == 0 {
+		return false
+	}
+	joined := strings.Join(vendor, "")
+	urls := 0
+	for _, a := range args {
+		i := strings.Index(a, "://")
+		if i < 0 {
+			continue
+		}
+		urls++
+		label := registrableLabel(a[i+3:])
+		found := len(joined) >= 4 && strings.Contains(label, joined)
+		for _, w := range vendor {
+			if len(w) >= 4 && strings.Contains(label, w) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return urls > 0
+}
+
+// registrableLabel is the first label of a URL's registrable domain
+// ("etherscan" for api.etherscan.io/v2, "example" for a.example.co.uk),
+// lower-cased; "" when the host holds an unresolved part.
+func registrableLabel(rest string) string {
+	host := rest
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndex(host, "@"); i >= 0 {
+		host = host[i+1:]
+	}
+	if i := strings.Index(host, ":"); i >= 0 {
+		host = host[:i]
+	}
+	if shell.Unknown(host) || strings.ContainsAny(host, "$`{}") {
+		return ""
+	}
+	labels := strings.Split(strings.ToLower(host), ".")
+	if len(labels) < 2 {
+		return ""
+	}
+	k := len(labels) - 2
+	// Two-level public suffixes: co.uk, com.au, co.jp, com.br ...
+	if k > 0 && len(labels[k]) <= 3 && len(labels[k+1]) == 2 {
+		k--
+	}
+	return labels[k]
 }

@@ -127,6 +127,11 @@ type Matcher struct {
 	// arguments matches ("echo $OPENAI_API_KEY"; a literal
 	// 'cat $X' in single quotes is text, not a variable).
 	UnknownRe string `yaml:"unknown_regex"`
+	// UnknownNotVendor: a variable matched by unknown_regex does not
+	// count when its name starts with the vendor that every URL of the
+	// request belongs to (ETHERSCAN_API_KEY in a query to
+	// api.etherscan.io): an API key sent to its own API is its use.
+	UnknownNotVendor bool `yaml:"unknown_not_vendor"`
 	// EnvNotRe: no NAME=value assignment made for the command alone
 	// ("RAILS_ENV=test rails db:reset") matches.
 	EnvNotRe string `yaml:"env_not_regex"`

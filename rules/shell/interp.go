@@ -28,7 +28,7 @@ type codeItem struct {
 }
 
 // Calls whose first argument is a shell command line.
-var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|commandLine|os\.(?:exec|spawn)[lv]p?e?|os\.posix_spawnp?|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|exec|spawnSync|spawn|run|call|check_call|check_output|Popen|do shell script|doShellScript|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
+var shellCallRe = refilter.MustCompile(`(?:\b(?:exec\.Command|commandLine|os\.(?:exec|spawn)[lv]p?e?|os\.posix_spawnp?|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|send_command(?:_timing|_expect)?|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|exec|spawnSync|spawn|run|call|check_call|check_output|Popen|do shell script|doShellScript|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
 
 // String literals in Python, Perl, Ruby, JS and PHP (prefixes for Python).
 var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
