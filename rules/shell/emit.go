@@ -1500,6 +1500,13 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 			w.composeUp(name, args.fields[1:], c)
 		}
+	case name == "pct" || name == "qm" || name == "lxc" || name == "incus" || name == "multipass" || name == "lxc-attach" || name == "nomad":
+		// A command run inside a guest or an allocation ("pct exec 205
+		// -- bash -c ...", "qm guest exec 101 -- cat /etc/shadow",
+		// "nomad alloc exec -task web ID sh -c ...") is that command.
+		if rest := guestExec(name, args.fields); len(rest) > 0 {
+			w.emit(newRaw(rest), c.with(name+" exec"), in)
+		}
 	case name == "docker-compose" || name == "podman-compose":
 		if svc, rest := composeExec(args.fields); len(rest) > 0 {
 			w.emit(newRaw(rest), c.with(name+" exec "+svc), in)
@@ -3483,3 +3490,37 @@ func hiddenOrTemp(p string) bool {
 const KubeContextKey = "\x00kubecontext"
 
 var kubeTools = map[string]bool{"kubectl": true, "helm": true, "oc": true, "kustomize": true, "argocd": true, "flux": true, "kubectl-argo-rollouts": true}
+
+// guestExec returns the command a hypervisor's or scheduler's exec runs
+// in its guest: after "--", or after the guest's name or id and its
+// options.
+func guestExec(prog string, f []string) []string {
+	afterGuest := func(g []string) []string {
+		if i := slices.Index(g, "--"); i >= 0 {
+			return g[i+1:]
+		}
+		if len(g) == 0 {
+			return nil
+		}
+		return g[skipOptions(g, 1, nil):]
+	}
+	switch {
+	case prog == "lxc-attach":
+		if i := slices.Index(f, "--"); i >= 0 {
+			return f[i+1:]
+		}
+	case prog == "qm" && len(f) > 2 && f[0] == "guest" && f[1] == "exec":
+		return afterGuest(f[2:])
+	case prog == "nomad" && len(f) > 2 && f[0] == "alloc" && f[1] == "exec":
+		g := f[2:]
+		if i := skipOptions(g, 0, nomadExecValued); i+1 < len(g) {
+			return g[i+1:]
+		}
+	case (prog == "pct" || prog == "lxc" || prog == "incus" || prog == "multipass") && len(f) > 1 && f[0] == "exec":
+		return afterGuest(f[1:])
+	}
+	return nil
+}
+
+// nomadExecValued are "nomad alloc exec" options that take a value.
+var nomadExecValued = map[string]bool{"-task": true, "-namespace": true, "-region": true, "-address": true, "-e": true, "-escape": true, "-token": true}

@@ -496,10 +496,14 @@ func (w *walker) forClause(x *syntax.ForClause, c ctx) {
 		return
 	}
 	var items []string
+	saved := w.subst
+	w.subst = nil
 	for _, word := range wi.Items {
 		f, _ := w.fields(word, c)
 		items = append(items, f...)
 	}
+	srcs := w.subst
+	w.subst = append(saved, w.subst...)
 	if len(wi.Items) == 0 {
 		items = nil
 	}
@@ -527,6 +531,14 @@ func (w *walker) forClause(x *syntax.ForClause, c ctx) {
 				w.st.VarFrom = map[string]string{}
 			}
 			w.st.VarFrom[wi.Name.Value] = from
+			// ... and comes from those commands, as V=$(...) would:
+			// "for v in $(docker volume ls -q); do docker volume rm $v".
+			if len(srcs) > 0 && len(srcs) <= 8 {
+				if w.st.varSrcs == nil {
+					w.st.varSrcs = map[string][]Source{}
+				}
+				w.st.varSrcs[wi.Name.Value] = append([]Source(nil), srcs...)
+			}
 		}
 		w.stmts(x.Do, c)
 	}

@@ -475,7 +475,8 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			}
 			return []string{"sh", "-c", "printf '%s\\n' " + quote(value) + op + quote(paths[0])}, text, true
 		}
-	case "format-volume", "clear-disk", "initialize-disk", "format":
+	// (Initialize-Disk accepts only a RAW disk, one holding nothing.)
+	case "format-volume", "clear-disk", "format":
 		return []string{"wipefs", "-a", "/dev/windows-volume"}, text, true
 	}
 	return nil, text, false
