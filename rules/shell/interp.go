@@ -130,7 +130,7 @@ var (
 	// "iwr URL | iex").
 	// The URL may be a variable ($u, $env:BOOTSTRAP_URL): what it names
 	// is still fetched and run.
-	psNetRe = refilter.MustCompile(`(?i)\[scriptblock\]::create\(.{0,200}?\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*)|\b(?:iex|invoke-expression)\b.{0,200}?\b(?:downloadstring|downloaddata|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient|wget|curl|start-bitstransfer)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*)|\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|wget|curl)\b.{0,200}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*).{0,200}?\|\s*(?:&\s*)?(?:iex|invoke-expression)\b`+
+	psNetRe = refilter.MustCompile(`(?i)\[scriptblock\]::create\(.{0,200}?\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*)|\b(?:iex|invoke-expression)\b.{0,200}?\b(?:downloadstring|downloaddata|invoke-webrequest|invoke-restmethod|iwr|irm|net\.webclient|wget|curl|start-bitstransfer)\b.{0,160}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*)|\b(?:downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm|wget|curl)\b.{0,200}?((?:https?|ftp)://[^'"\s)]+|\$[a-z_][\w:]*).{0,200}?\|\s*(?:&\s*)?(?:iex|invoke-expression)\b` +
 		// The cmdlets take a bare host too (irm get.scoop.sh | iex).
 		`|\b(?:iex|invoke-expression)\b.{0,200}?\b(?:invoke-webrequest|invoke-restmethod|iwr|irm)\s+(?:-uri\s+)?['"]?((?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^'"\s)]*)?)|\b(?:invoke-webrequest|invoke-restmethod|iwr|irm)\s+(?:-uri\s+)?['"]?((?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^'"\s)|]*)?)['"]?\s*\|\s*(?:&\s*)?(?:iex|invoke-expression)\b`)
 )
