@@ -341,6 +341,11 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if m.FileOK && outputToFile(v) {
 		return res, false
 	}
+	if len(m.dir) > 0 {
+		if d := workDir(c); d == "" || !anyGlob(m.dir, d) {
+			return res, false
+		}
+	}
 	if len(m.dirNot) > 0 {
 		if d := workDir(c); d != "" && anyGlob(m.dirNot, d) {
 			return res, false

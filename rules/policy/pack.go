@@ -100,6 +100,10 @@ type Matcher struct {
 	// "-C DIR" (git, make). A scratch clone under /tmp holds no one's
 	// work.
 	DirNot []string `yaml:"dir_not"`
+	// Dir: the matcher holds only when the command acts in a known
+	// directory matching one of these globs (a server's deployment
+	// tree, /opt/mailcow, rather than a developer's checkout).
+	Dir []string `yaml:"dir"`
 	// ReadFrom limits reads to "args" or "stdin" ("<" redirects); both
 	// by default.
 	ReadFrom  string   `yaml:"read_from"`
@@ -152,7 +156,7 @@ type Matcher struct {
 	argsRe, argsNotRe, textRe, textNotRe, contentRe, stdinRe, stdinNotRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
 	targets, except, reads, writes, paths                                                                               []*glob
 	programs, subcmd                                                                                                    []*glob
-	argsAny, argsNone, via, notVia, dirNot                                                                              []*glob
+	argsAny, argsNone, via, notVia, dirNot, dir                                                                         []*glob
 }
 
 //go:embed packs/*.yaml
@@ -420,7 +424,7 @@ func (m *Matcher) compile() error {
 		{m.Targets, &m.targets, true}, {m.Except, &m.except, true}, {m.Reads, &m.reads, true},
 		{m.Writes, &m.writes, true}, {m.Paths, &m.paths, true}, {m.Programs, &m.programs, false},
 		{m.Subcommand, &m.subcmd, false}, {m.ArgsAny, &m.argsAny, false}, {m.ArgsNone, &m.argsNone, false},
-		{m.Via, &m.via, false}, {m.NotVia, &m.notVia, false}, {m.DirNot, &m.dirNot, true},
+		{m.Via, &m.via, false}, {m.NotVia, &m.notVia, false}, {m.DirNot, &m.dirNot, true}, {m.Dir, &m.dir, true},
 	} {
 		for _, s := range g.src {
 			gl, e := compileGlob(s, g.pth)
