@@ -3,6 +3,7 @@ package owasp
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ledger-audit/ledger-audit/finding"
@@ -283,7 +284,11 @@ type mark struct {
 }
 
 func markOf(c *ledger.Call, ex, key string) mark {
-	return mark{ev: evidence(c, ex), ts: c.TS, tool: c.Tool, key: key}
+	// Marks outlive their call, per session, for the whole scan: the
+	// excerpt and key are copied so they do not keep the call's
+	// argument text (up to 4000 bytes, from which they are sliced)
+	// alive with them.
+	return mark{ev: evidence(c, strings.Clone(ex)), ts: c.TS, tool: c.Tool, key: strings.Clone(key)}
 }
 
 // FromHit turns one policy-engine hit into a posture finding with the pack
