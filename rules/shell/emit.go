@@ -1459,17 +1459,22 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		if rest := apptainerExec(args.fields); len(rest) > 0 {
 			w.emit(newRaw(rest), c.with(name+" exec"), in)
 		}
-	case name == "docker" || name == "podman" || name == "kubectl" || name == "nerdctl" || name == "finch":
-		if name == "kubectl" {
+	case name == "docker" || name == "podman" || name == "kubectl" || name == "oc" || name == "nerdctl" || name == "finch":
+		// OpenShift's oc takes kubectl's exec, cp and debug syntax.
+		prog := name
+		if prog == "oc" {
+			prog = "kubectl"
+		}
+		if prog == "kubectl" {
 			w.applyManifests(name, args.fields, c, in)
 		}
-		if src, dst, ok := containerCopy(name, args.fields); ok {
+		if src, dst, ok := containerCopy(prog, args.fields); ok {
 			// "kubectl cp ./p.sh pod:/tmp/p.sh": the file is at the
 			// container's path now, for a later "exec -- sh /tmp/p.sh".
 			w.sub(joinQuoted([]string{"cp", src, dst}), c.with(name+" cp"), nil)
-		} else if rest := containerExec(name, args.fields); len(rest) > 0 {
+		} else if rest := containerExec(prog, args.fields); len(rest) > 0 {
 			label := name + " exec"
-			if k := len(args.fields) - len(rest) - 1; name != "kubectl" && k >= 0 {
+			if k := len(args.fields) - len(rest) - 1; prog != "kubectl" && k >= 0 {
 				if len(w.st.Mounts[args.fields[k]]) > 0 {
 					// "docker exec dbg cat /h/.aws/credentials" in a
 					// container the session started with -v $HOME:/h
@@ -1491,10 +1496,10 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			// "kubectl exec -i POD -- sh < script": the command in the
 			// container reads exec's standard input.
 			w.emit(nr, c.with(label), in)
-		} else if rest := containerRun(name, args.fields, w.st.setMounts); len(rest) > 0 {
+		} else if rest := containerRun(prog, args.fields, w.st.setMounts); len(rest) > 0 {
 			nr := newRaw(rest)
 			w.emit(nr, c.with(name+" run"), stdinInfo{})
-		} else if name != "kubectl" && len(args.fields) > 1 && args.fields[0] == "compose" {
+		} else if prog != "kubectl" && len(args.fields) > 1 && args.fields[0] == "compose" {
 			if svc, rest := composeExec(args.fields[1:]); len(rest) > 0 {
 				w.emit(newRaw(rest), c.with(name+" compose exec "+svc), in)
 			}
