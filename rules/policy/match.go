@@ -189,10 +189,14 @@ func (v *cmdView) npRead(p string) string {
 
 // hasFlag checks an alternation "r|R|recursive".
 func (v *cmdView) hasFlag(spec string) bool {
-	for _, f := range strings.Split(spec, "|") {
+	// Cut rather than Split: this runs for every flag condition of every
+	// candidate matcher, and Split allocated a slice each time.
+	for spec != "" {
+		f, rest, _ := strings.Cut(spec, "|")
 		if v.flags[strings.TrimLeft(f, "-")] {
 			return true
 		}
+		spec = rest
 	}
 	return false
 }
