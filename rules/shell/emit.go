@@ -1505,16 +1505,6 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 			w.composeUp(name, args.fields[1:], c)
 		}
-	case (name == "fly" || name == "flyctl") && len(args.fields) > 1 && args.fields[0] == "ssh" && args.fields[1] == "console":
-		// "fly ssh console -a APP -C CMD" runs CMD on the app's machine.
-		for i, a := range args.fields {
-			switch {
-			case (a == "-C" || a == "--command") && i+1 < len(args.fields):
-				w.sub(args.fields[i+1], c.with("fly ssh console"), nil)
-			case strings.HasPrefix(a, "--command="):
-				w.sub(strings.TrimPrefix(a, "--command="), c.with("fly ssh console"), nil)
-			}
-		}
 	case name == "pct" || name == "qm" || name == "lxc" || name == "incus" || name == "multipass" || name == "lxc-attach" || name == "nomad":
 		// A command run inside a guest or an allocation ("pct exec 205
 		// -- bash -c ...", "qm guest exec 101 -- cat /etc/shadow",
