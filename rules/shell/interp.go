@@ -2406,7 +2406,8 @@ func dbClient(code string) string {
 		return "mysql"
 	case strings.Contains(code, "pyodbc") || strings.Contains(code, "require('mssql')") || strings.Contains(code, `require("mssql")`) || strings.Contains(code, "pymssql"):
 		return "sqlcmd"
-	case strings.Contains(code, "SparkSession") || strings.Contains(code, "pyspark"):
+	case strings.Contains(code, "SparkSession") || strings.Contains(code, "pyspark") || strings.Contains(code, "spark.sql("):
+		// (A Databricks notebook's cell has "spark" defined already.)
 		// spark.sql("DROP DATABASE ...") on the cluster's metastore.
 		return "spark-sql"
 	case strings.Contains(code, "snowflake.connector") || strings.Contains(code, "snowflake.snowpark"):
