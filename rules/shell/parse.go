@@ -533,12 +533,7 @@ func (w *walker) forClause(x *syntax.ForClause, c ctx) {
 			w.st.VarFrom[wi.Name.Value] = from
 			// ... and comes from those commands, as V=$(...) would:
 			// "for v in $(docker volume ls -q); do docker volume rm $v".
-			if len(srcs) > 0 && len(srcs) <= 8 {
-				if w.st.varSrcs == nil {
-					w.st.varSrcs = map[string][]Source{}
-				}
-				w.st.varSrcs[wi.Name.Value] = append([]Source(nil), srcs...)
-			}
+			w.st.setVarSources(wi.Name.Value, srcs)
 		}
 		w.stmts(x.Do, c)
 	}
@@ -660,12 +655,7 @@ func (w *walker) assign(a *syntax.Assign, c ctx) {
 			w.st.VarFrom = map[string]string{}
 		}
 		w.st.VarFrom[name] = wordText(a.Value, c)
-		if len(srcs) > 0 && len(srcs) <= 8 {
-			if w.st.varSrcs == nil {
-				w.st.varSrcs = map[string][]Source{}
-			}
-			w.st.varSrcs[name] = append([]Source(nil), srcs...)
-		}
+		w.st.setVarSources(name, srcs)
 	}
 }
 

@@ -448,6 +448,18 @@ func (s *State) LookupFile(p string) (string, *File) {
 	return hit, s.Files[hit]
 }
 
+// setVarSources records the commands whose output variable name now
+// holds, when there are a few (up to 8) to keep.
+func (s *State) setVarSources(name string, srcs []Source) {
+	if len(srcs) == 0 || len(srcs) > 8 {
+		return
+	}
+	if s.varSrcs == nil {
+		s.varSrcs = map[string][]Source{}
+	}
+	s.varSrcs[name] = append([]Source(nil), srcs...)
+}
+
 func (s *State) setVar(name, val string) {
 	s.Vars[name] = val
 	delete(s.VarFrom, name)
