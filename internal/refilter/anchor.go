@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -26,13 +27,22 @@ import (
 // the ASCII lower-cased text, which has the same positions; a text that
 // is not ASCII is left to the plain regexp (see mayMatch for why).
 type anchored struct {
-	re       *regexp.Regexp // ^(?:pattern without its leading \b)
+	// src is ^(?:pattern), compiled into re on first use: most patterns
+	// never get past the literal filter in a run, and compiling a
+	// second copy of each at start-up doubled what a one-shot "policy
+	// check" (the enforce-mode hook) spent on regexps. The pattern's own
+	// leading \b may stay in the copy: it runs on the text's suffix from
+	// a first literal, which begins with a word character, so \b holds
+	// there, and the real boundary is checked by hand.
+	src      string
+	reOnce   sync.Once
+	re       *regexp.Regexp
 	first    []string
 	boundary bool // the pattern starts with \b
 	fold     bool // first are lower-case, to be found in the lower-cased text
 }
 
-func newAnchored(st *syntax.Regexp) *anchored {
+func newAnchored(expr string, st *syntax.Regexp) *anchored {
 	boundary := false
 	body := st
 	if st.Op == syntax.OpConcat && len(st.Sub) > 1 && st.Sub[0].Op == syntax.OpWordBoundary {
@@ -61,11 +71,15 @@ func newAnchored(st *syntax.Regexp) *anchored {
 			return nil
 		}
 	}
-	re, err := regexp.Compile(`^(?:` + body.String() + `)`)
-	if err != nil {
-		return nil
-	}
-	return &anchored{re: re, first: first, boundary: boundary, fold: fold}
+	return &anchored{src: `^(?:` + expr + `)`, first: first, boundary: boundary, fold: fold}
+}
+
+// rx is the anchored copy, compiled on first use. The source is the
+// caller's pattern, which already compiled, inside a group: it cannot
+// fail.
+func (a *anchored) rx() *regexp.Regexp {
+	a.reOnce.Do(func() { a.re = regexp.MustCompile(a.src) })
+	return a.re
 }
 
 // firstLits returns literals one of which every match of re starts
@@ -158,7 +172,7 @@ func (a *anchored) find(c *cursor, pos int) []int {
 				continue
 			}
 		}
-		m := a.re.FindStringSubmatchIndex(s[p:])
+		m := a.rx().FindStringSubmatchIndex(s[p:])
 		if m == nil {
 			continue
 		}

@@ -52,15 +52,23 @@ type Regexp struct {
 	lits []string // nil: no filter
 	fold bool     // lits are lower-case and compared case-insensitively
 	anc  *anchored
+	// parsed is Compile's parse, handed to prepare so that the pattern
+	// is not parsed twice; nil afterwards.
+	parsed *syntax.Regexp
 }
 
-// Compile is regexp.Compile plus the prefilter.
+// Compile is regexp.Compile plus the prefilter. It reports the same
+// errors, but only parses the pattern: the automaton is built on first
+// use. A policy pack holds a thousand patterns and a one-shot "policy
+// check" (what the enforce-mode hook runs per tool call) uses a few
+// dozen; building them all was a third of its time. regexp.Compile
+// fails only where syntax.Parse with the same (Perl) flags does.
 func Compile(expr string) (*Regexp, error) {
-	re, err := regexp.Compile(expr)
+	st, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, err
 	}
-	r := &Regexp{expr: expr, re: re}
+	r := &Regexp{expr: expr, parsed: st}
 	register(r)
 	return r, nil
 }
@@ -84,11 +92,15 @@ func (r *Regexp) prepare() {
 		// Not simplified: Simplify expands counted repetitions (.{0,300})
 		// into hundreds of nodes, and required and firstLits handle
 		// OpRepeat directly.
-		st, err := syntax.Parse(r.String(), syntax.Perl)
-		if err != nil {
-			return
+		st := r.parsed
+		r.parsed = nil
+		if st == nil {
+			var err error
+			if st, err = syntax.Parse(r.String(), syntax.Perl); err != nil {
+				return
+			}
 		}
-		r.anc = newAnchored(st)
+		r.anc = newAnchored(r.expr, st)
 		inf := required(st)
 		if !inf.ok || len(inf.lits) == 0 {
 			return

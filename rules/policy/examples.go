@@ -47,7 +47,7 @@ func (p *Pack) Test() []ExampleResult {
 		eng := NewEngine(single)
 		run := func(ex, want string) {
 			rep := eng.NewReplay()
-			res := ExampleResult{Rule: r.ID, Line: r.line, Example: ex, Want: want, Got: "no_match"}
+			res := ExampleResult{Rule: r.ID, Line: p.ruleLine(r), Example: ex, Want: want, Got: "no_match"}
 			for _, c := range SplitCalls(ex) {
 				for _, h := range rep.Observe(&c) {
 					if h.RuleID == r.ID {

@@ -25,6 +25,12 @@ type glob struct {
 }
 
 func compileGlob(pat string, isPath bool) (*glob, error) {
+	return compileGlobChecked(pat, isPath, true)
+}
+
+// compileGlobChecked is compileGlob; without check, the regexp the glob
+// becomes is parsed on first use (built-in packs, see load).
+func compileGlobChecked(pat string, isPath, check bool) (*glob, error) {
 	g := &glob{src: pat}
 	if isPath && !strings.Contains(pat, "/") {
 		g.baseOnly = true
@@ -104,11 +110,15 @@ func compileGlob(pat string, isPath bool) (*glob, error) {
 		b.WriteString(")")
 	}
 	b.WriteString("$")
-	re, err := refilter.Compile(b.String())
-	if err != nil {
-		return nil, err
+	if check {
+		re, err := refilter.Compile(b.String())
+		if err != nil {
+			return nil, err
+		}
+		g.re = re
+	} else {
+		g.re = refilter.MustCompile(b.String())
 	}
-	g.re = re
 	i := strings.IndexAny(pat, meta)
 	g.prefix = pat[:i]
 	g.suffix = pat[strings.LastIndexAny(pat, meta)+1:]

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ledger-audit/ledger-audit/finding"
 	"github.com/ledger-audit/ledger-audit/internal/refilter"
@@ -26,6 +27,12 @@ type Pack struct {
 	Rules       []*Rule `yaml:"rules"`
 	// Source is where the pack came from ("builtin:default" or a path).
 	Source string `yaml:"-"`
+
+	// data is the pack's text, kept to find rule lines when one is
+	// first needed (an error, a failing example): finding them takes a
+	// second YAML parse, which was a quarter of a one-shot check's time.
+	data      []byte
+	linesOnce sync.Once
 }
 
 // Rule is one policy rule. Its ID doubles as the posture rule id of the
@@ -179,7 +186,7 @@ func Builtin(name string) (*Pack, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no built-in pack %q (have %s)", name, strings.Join(BuiltinNames(), ", "))
 	}
-	return Load("builtin:"+name, data)
+	return load("builtin:"+name, data, true)
 }
 
 // Resolve loads a pack given as a built-in name or a file path.
@@ -234,7 +241,16 @@ var yamlLineRe = regexp.MustCompile(`line (\d+): `)
 // fields, regexes and globs, duplicate rule ids. It does not run the
 // examples (see Pack.Test); LoadChecked does both.
 func Load(file string, data []byte) (*Pack, error) {
-	p := &Pack{Source: file}
+	return load(file, data, false)
+}
+
+// load is Load. builtin packs (embedded, and loaded strictly by the
+// tests: TestBuiltinPacksLoadStrictly) skip parsing their thousand
+// regexps and globs up front; each is parsed and compiled when first
+// used. A one-shot check, which the enforce-mode hook runs before every
+// tool call, spent a third of its time validating patterns it never ran.
+func load(file string, data []byte, builtin bool) (*Pack, error) {
+	p := &Pack{Source: file, data: data}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(p); err != nil {
@@ -254,21 +270,34 @@ func Load(file string, data []byte) (*Pack, error) {
 		}
 		return nil, &LoadError{File: file, Line: line, Msg: strings.TrimSpace(msg)}
 	}
-	var root yaml.Node
-	_ = yaml.Unmarshal(data, &root)
-	lines := ruleLines(&root)
 	for i, r := range p.Rules {
 		if r == nil {
 			return nil, &LoadError{File: file, Msg: fmt.Sprintf("rule %d is empty", i+1)}
 		}
-		if i < len(lines) {
-			r.line = lines[i]
-		}
 	}
-	if err := p.validate(); err != nil {
+	if err := p.validate(!builtin); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// ruleLine is the line rule r starts on in the pack's text (0 when the
+// pack was built in code).
+func (p *Pack) ruleLine(r *Rule) int {
+	p.linesOnce.Do(func() {
+		if p.data == nil {
+			return
+		}
+		var root yaml.Node
+		_ = yaml.Unmarshal(p.data, &root)
+		lines := ruleLines(&root)
+		for i, r := range p.Rules {
+			if i < len(lines) && r != nil {
+				r.line = lines[i]
+			}
+		}
+	})
+	return r.line
 }
 
 // ruleLines finds the line of each rule in the YAML tree.
@@ -291,7 +320,9 @@ func ruleLines(root *yaml.Node) []int {
 
 var ruleIDRe = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_.-]*$`)
 
-func (p *Pack) validate() error {
+// validate checks the pack; strict parses every regexp and glob (see
+// load for when it does not).
+func (p *Pack) validate(strict bool) error {
 	fail := func(line int, format string, a ...any) error {
 		return &LoadError{File: p.Source, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}
@@ -301,48 +332,48 @@ func (p *Pack) validate() error {
 	if len(p.Rules) == 0 {
 		return fail(1, "pack %q has no rules", p.Name)
 	}
-	seen := map[string]int{}
+	seen := map[string]*Rule{}
 	for _, r := range p.Rules {
 		if !ruleIDRe.MatchString(r.ID) {
-			return fail(r.line, "rule id %q: want upper-case letters, digits, '-', '_' or '.'", r.ID)
+			return fail(p.ruleLine(r), "rule id %q: want upper-case letters, digits, '-', '_' or '.'", r.ID)
 		}
-		if l, dup := seen[r.ID]; dup {
-			return fail(r.line, "duplicate rule id %s (first at line %d)", r.ID, l)
+		if first, dup := seen[r.ID]; dup {
+			return fail(p.ruleLine(r), "duplicate rule id %s (first at line %d)", r.ID, p.ruleLine(first))
 		}
-		seen[r.ID] = r.line
+		seen[r.ID] = r
 		if r.Severity == 0 {
-			return fail(r.line, "rule %s: severity is required (critical, high, medium or low)", r.ID)
+			return fail(p.ruleLine(r), "rule %s: severity is required (critical, high, medium or low)", r.ID)
 		}
 		if !r.Category.Valid() {
-			return fail(r.line, "rule %s: unknown OWASP category %q (want ASI01..ASI10 or ASI11)", r.ID, r.Category)
+			return fail(p.ruleLine(r), "rule %s: unknown OWASP category %q (want ASI01..ASI10 or ASI11)", r.ID, r.Category)
 		}
 		switch r.Action {
 		case ActionBlock, ActionWarn:
 		case "":
-			return fail(r.line, "rule %s: action is required (block or warn)", r.ID)
+			return fail(p.ruleLine(r), "rule %s: action is required (block or warn)", r.ID)
 		default:
-			return fail(r.line, "rule %s: unknown action %q (want block or warn)", r.ID, r.Action)
+			return fail(p.ruleLine(r), "rule %s: unknown action %q (want block or warn)", r.ID, r.Action)
 		}
 		if strings.TrimSpace(r.Reason) == "" {
-			return fail(r.line, "rule %s: reason is required (it is what the agent is told)", r.ID)
+			return fail(p.ruleLine(r), "rule %s: reason is required (it is what the agent is told)", r.ID)
 		}
 		if len(r.Tools) == 0 {
-			return fail(r.line, "rule %s: tools is required", r.ID)
+			return fail(p.ruleLine(r), "rule %s: tools is required", r.ID)
 		}
 		if len(r.Match) == 0 {
-			return fail(r.line, "rule %s: match is required", r.ID)
+			return fail(p.ruleLine(r), "rule %s: match is required", r.ID)
 		}
 		for _, t := range r.Tags {
 			if !knownTags[t] {
-				return fail(r.line, "rule %s: unknown tag %q (see rules/policy/README.md)", r.ID, t)
+				return fail(p.ruleLine(r), "rule %s: unknown tag %q (see rules/policy/README.md)", r.ID, t)
 			}
 		}
 		for i, m := range r.Match {
 			if m == nil {
-				return fail(r.line, "rule %s: match %d is empty", r.ID, i+1)
+				return fail(p.ruleLine(r), "rule %s: match %d is empty", r.ID, i+1)
 			}
-			if err := m.compile(); err != nil {
-				return fail(r.line, "rule %s: match %d: %v", r.ID, i+1, err)
+			if err := m.compile(strict); err != nil {
+				return fail(p.ruleLine(r), "rule %s: match %d: %v", r.ID, i+1, err)
 			}
 		}
 	}
@@ -360,11 +391,14 @@ var knownTags = map[string]bool{
 	"remote-exec": true,
 }
 
-func (m *Matcher) compile() error {
+func (m *Matcher) compile(strict bool) error {
 	var err error
 	re := func(s string) (*refilter.Regexp, error) {
 		if s == "" {
 			return nil, nil
+		}
+		if !strict {
+			return refilter.MustCompile(s), nil
 		}
 		r, e := refilter.Compile(s)
 		if e != nil {
@@ -427,7 +461,7 @@ func (m *Matcher) compile() error {
 		{m.Via, &m.via, false}, {m.NotVia, &m.notVia, false}, {m.DirNot, &m.dirNot, true}, {m.Dir, &m.dir, true},
 	} {
 		for _, s := range g.src {
-			gl, e := compileGlob(s, g.pth)
+			gl, e := compileGlobChecked(s, g.pth, strict)
 			if e != nil {
 				return fmt.Errorf("bad glob %q: %v", s, e)
 			}

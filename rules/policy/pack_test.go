@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -21,5 +22,48 @@ func TestBuiltinExamples(t *testing.T) {
 				t.Errorf("%s/%s: %q: want %s, got %s %s", name, res.Rule, res.Example, res.Want, res.Got, res.Matched)
 			}
 		}
+	}
+}
+
+// TestBuiltinPacksLoadStrictly loads every built-in pack the way a user's
+// pack file is loaded, every regexp and glob parsed up front: Builtin
+// skips that and compiles each pattern on first use, so this test is
+// what keeps a bad pattern in a built-in pack from reaching a user.
+func TestBuiltinPacksLoadStrictly(t *testing.T) {
+	for _, name := range BuiltinNames() {
+		data, err := builtinFS.ReadFile("packs/" + name + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		strict, err := Load("builtin:"+name, data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		lazy, err := Builtin(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(strict.Rules) != len(lazy.Rules) || len(strict.Rules) == 0 {
+			t.Fatalf("%s: %d rules loaded strictly, %d built in", name, len(strict.Rules), len(lazy.Rules))
+		}
+		// Rule lines are found on first need; each must point at the
+		// rule's own "- id:" line.
+		lines := strings.Split(string(data), "\n")
+		for _, r := range lazy.Rules {
+			l := lazy.ruleLine(r)
+			if l < 1 || l > len(lines) || !strings.Contains(lines[l-1], r.ID) {
+				t.Fatalf("%s/%s: rule line %d does not name the rule", name, r.ID, l)
+			}
+		}
+	}
+}
+
+// TestBadPatternLines: a bad regexp in a pack file is reported at its
+// rule's line, now that lines are found only when needed.
+func TestBadPatternLines(t *testing.T) {
+	src := "name: x\nrules:\n  - id: A\n    severity: low\n    category: ASI02\n    action: warn\n    reason: r\n    tools: [terminal]\n    match:\n      - programs: [ls]\n  - id: B\n    severity: low\n    category: ASI02\n    action: warn\n    reason: r\n    tools: [terminal]\n    match:\n      - args_regex: '(unclosed'\n"
+	_, err := Load("bad.yaml", []byte(src))
+	if err == nil || !strings.HasPrefix(err.Error(), "bad.yaml:11: rule B: match 1: bad regex") {
+		t.Fatalf("got %v", err)
 	}
 }
