@@ -189,6 +189,11 @@ func normPath(p string) string {
 	}
 	if m := homeRe.FindString(p); m != "" {
 		rest := strings.TrimPrefix(p[len(m):], "/")
+		if strings.HasSuffix(strings.TrimSuffix(m, "/"), "/**") {
+			// "/home/**/token" (find /home -path '*x/token'): any depth
+			// below some home directory, not the directory itself.
+			rest = path.Join("**", rest)
+		}
 		if rest == "" {
 			return "~"
 		}

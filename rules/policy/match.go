@@ -852,7 +852,8 @@ var secretCanaries = []string{
 	"~/.docker/config.json", "~/.netrc", "~/.git-credentials", "/etc/shadow", "~/.config/gcloud/application_default_credentials.json",
 	".env.production", "~/.pgpass", "~/.npmrc", "~/.ssh/deploy.pem", "/etc/ssl/private/server.key",
 	"~/.config/gh/hosts.yml", "~/.pypirc", "~/.ssh/id_ecdsa", "~/.cargo/credentials.toml", ".env.local",
-	"~/.terraform.d/credentials.tfrc.json", "~/.azure/accessTokens.json",
+	"~/.terraform.d/credentials.tfrc.json", "~/.azure/accessTokens.json", "~/.cache/huggingface/token",
+	"~/.huggingface/token",
 }
 
 // wildReads expands a wildcard read argument into the canaries it covers.
@@ -911,7 +912,7 @@ func wildReadsUncached(np string) []string {
 }
 
 func (m *Matcher) readHit(v *cmdView) bool {
-	if namedSettingsGrep(v) {
+	if namedSettingsGrep(v) || jqFieldsOnly(v) {
 		return false
 	}
 	switch v.c.Name {
@@ -995,6 +996,84 @@ func (m *Matcher) readHit(v *cmdView) bool {
 	return false
 }
 
+// jqFieldsOnly: "jq '.data.entries[] | {domain, title}' f", "jq
+// '.accounts[].name' f", "jq keys f": the filter ends on named fields
+// (none named like a secret or a container of them, such as "data" or
+// "config"), on keys or on a count, so those reach the output, not the
+// file's secrets.
+func jqFieldsOnly(v *cmdView) bool {
+	switch v.c.Name {
+	case "jq", "gojq", "jaq", "yq":
+	default:
+		return false
+	}
+	filter := ""
+	for i, a := range v.c.Args {
+		if a == "-f" || a == "--from-file" || a == "--arg" || a == "--argjson" || a == "--slurpfile" || a == "--rawfile" {
+			return false
+		}
+		if strings.HasPrefix(a, "-") || v.c.Name == "yq" && (a == "e" || a == "eval") && i == 0 {
+			continue
+		}
+		filter = a
+		break
+	}
+	if filter == "" || strings.ContainsAny(filter, "$@\\") {
+		return false
+	}
+	stages := strings.Split(filter, "|")
+	last := strings.TrimSpace(stages[len(stages)-1])
+	if jqCountRe.MatchString(last) {
+		return true
+	}
+	var names []string
+	if m := jqObjectRe.FindStringSubmatch(last); m != nil {
+		for _, f := range strings.Split(m[1], ",") {
+			names = append(names, strings.TrimPrefix(strings.TrimSpace(f), "."))
+		}
+	} else if m := jqPathRe.FindStringSubmatch(last); m != nil {
+		names = []string{m[1]}
+	} else {
+		return false
+	}
+	for _, n := range names {
+		if !jqNameRe.MatchString(n) || secretNameRe.MatchString(n) || jqContainerRe.MatchString(n) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	jqCountRe     = regexp.MustCompile(`^(keys(_unsorted)?(\[\])?|length|type|map\(keys\)|map\(length\)|\.\[\]\s*\|\s*keys|to_entries\s*\|\s*map\(\.key\))$`)
+	jqObjectRe    = regexp.MustCompile(`^\{\s*([^{}:()]+?)\s*\}$`)
+	jqPathRe      = regexp.MustCompile(`^(?:\.[A-Za-z_][A-Za-z0-9_]*(?:\[\d*\])?\??)*\.([A-Za-z_][A-Za-z0-9_]*)(?:\[\])?\??$`)
+	jqNameRe      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	jqContainerRe = regexp.MustCompile(`(?i)^(data|config|configuration|env|environment|settings|options|values?|credentials|properties|spec|stringData|secrets?|vars|variables|params|parameters|body|payload|raw|content)$`)
+)
+
+// keyNamesGrep: "grep -oE '^[a-z_]+:' secrets.yaml" prints only the
+// part of each line before its ":" or "=", the names, whatever the file.
+func keyNamesGrep(v *cmdView) bool {
+	if !v.flags["o"] && !v.flags["only-matching"] || v.flags["v"] || v.flags["invert-match"] || v.flags["f"] || v.flags["file"] {
+		return false
+	}
+	ixs := grepPatternIxs(v.c.Args, v.c.Name)
+	if len(ixs) == 0 {
+		return false
+	}
+	for _, i := range ixs {
+		if !keyNamePatternRe.MatchString(v.c.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyNamePatternRe is a grep pattern that matches a line's leading name
+// and its separator only: ^[a-z_]+: , ^[A-Z_]*= , ^[^=]+= , ^\w+: .
+var keyNamePatternRe = regexp.MustCompile(`^\^(\[[^\]]*\]|\\w|\[\[:(alnum|alpha|upper|lower):\]_?\])[+*]\??(\\s\*| \*)?[:=]$`)
+
 // settingNameRe is a grep pattern of setting names only (WP_CACHE,
 // "NODE_ENV\|PORT"), and secretNameRe a name that may hold a secret.
 var (
@@ -1026,6 +1105,9 @@ func namedSettingsGrep(v *cmdView) bool {
 	case "grep", "egrep", "fgrep", "rg", "ag", "ack":
 	default:
 		return false
+	}
+	if keyNamesGrep(v) {
+		return true
 	}
 	if v.flags["v"] || v.flags["invert-match"] || v.flags["f"] || v.flags["file"] {
 		return false

@@ -42,3 +42,18 @@ func TestRegistrableLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestNormPathHomeWildcard: "/home/**/x" (a find over every home
+// directory) keeps its depth: it is ~/**/x, not ~/x.
+func TestNormPathHomeWildcard(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/**/huggingface/token": "~/**/huggingface/token",
+		"/home/*/.ssh/id_rsa":        "~/.ssh/id_rsa",
+		"/home/dev/.aws/credentials": "~/.aws/credentials",
+		"/home/**":                   "~/**",
+	} {
+		if got := normPath(in); got != want {
+			t.Errorf("normPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -646,7 +646,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 					// path is printed, not the file.
 					continue
 				}
-				if metaOnly(code[:m[0]], rest[n:]) && !strings.Contains(code[m[0]:m[1]], "open") {
+				if (metaOnly(code[:m[0]], rest[n:]) || listedOnly(code, code[:m[0]])) && !strings.Contains(code[m[0]:m[1]], "open") {
 					// os.path.exists(os.path.expanduser("~/.aws/credentials")):
 					// a path built to test, not to read.
 					continue
@@ -2308,6 +2308,7 @@ var (
 	// printedPathRe ends the code before a path expression printed as
 	// it is.
 	printedPathRe    = refilter.MustCompile(`\b(?:print|puts|console\.log)\s*\(\s*$`)
+	listCallRe       = refilter.MustCompile(`\b(?:listdir|scandir|walk|iglob|glob|readdirSync|readdir|ReadDir|entries|children)\s*\(\s*$`)
 	listMethodRe     = refilter.MustCompile(`^\s*\)*\s*\.\s*(?:iterdir|glob|rglob|listdir|scandir)\s*\(`)
 	contentReadRe    = refilter.MustCompile(`\.read_(?:text|bytes)\(|\bopen\s*\(|\.read\(\)|readFileSync|copyfile|copy2?\(|copytree|tarfile|zipfile|make_archive`)
 	sqliteURLRe      = refilter.MustCompile(`['"]sqlite(?:\+\w+)?:///([^'"?\s]+)`)
@@ -2344,6 +2345,14 @@ func metaOnly(before, after string) bool {
 // printed: sorted(p.name for p in (Path.home()/'.ssh').iterdir()).
 func listingOnly(code, after string) bool {
 	return listMethodRe.MatchString(after) && !contentReadRe.MatchString(code)
+}
+
+// listedOnly is listingOnly for a path handed to a listing function:
+// print(sorted(os.listdir(os.path.expanduser('~/.ssh')))) prints names.
+func listedOnly(code, before string) bool {
+	b := strings.TrimRight(before, " \t")
+	b = strings.TrimRight(b, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+	return listCallRe.MatchString(b) && !contentReadRe.MatchString(code)
 }
 
 // openedName: a plain file name (no directory) given to open() or a

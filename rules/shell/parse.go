@@ -142,6 +142,17 @@ type ctx struct {
 	stdin stdinInfo
 }
 
+// ClientArgVia marks commands run in a substitution that is an argument
+// of a database or cache client (connClients).
+const ClientArgVia = "client-arg"
+
+// connClients take a connection string or URL as an argument.
+var connClients = map[string]bool{
+	"psql": true, "pg_dump": true, "pg_dumpall": true, "pg_restore": true, "pgcli": true, "mysql": true, "mysqldump": true,
+	"mariadb": true, "mycli": true, "redis-cli": true, "mongosh": true, "mongo": true, "mongodump": true, "mongorestore": true,
+	"usql": true, "clickhouse-client": true, "cqlsh": true, "litecli": true, "valkey-cli": true,
+}
+
 func (c ctx) with(via string) ctx {
 	n := c
 	n.via = append(append([]string(nil), c.via...), via)
@@ -193,8 +204,17 @@ func (w *walker) script(src string, c ctx) error {
 	}
 	if strings.Contains(src, "{") && strings.Contains(src, "|") {
 		if strings.Contains(src, "$") {
-			for _, x := range psForEach(src) {
-				w.sub(x, c.with("ForEach-Object"), nil)
+			// Read after the script itself, so that what it assigns
+			// first ("$c = 'Remove-' + 'Mailbox'; ... | % { & $c
+			// -Identity $_.Id }") is known inside the block.
+			if xs := psForEach(src); len(xs) > 0 {
+				fc := c.with("ForEach-Object")
+				defer func() {
+					for _, x := range xs {
+						x, _ = w.psVarProducer(x)
+						w.sub(x, fc, nil)
+					}
+				}()
 			}
 		}
 		if sts := psSplit(src); len(sts) > 0 && psPipeBlockRe.MatchString(sts[0]) {
@@ -233,6 +253,9 @@ func (w *walker) script(src string, c ctx) error {
 	w.depth--
 	return nil
 }
+
+// psObjectStageRe is a pipeline stage that only PowerShell has.
+var psObjectStageRe = refilter.MustCompile(`(?i)^\s*(?:%|\?|foreach-object|where-object|select-object|sort-object)\s`)
 
 // psCmdletFirstRe is a line starting with a Verb-Noun cmdlet name.
 var psCmdletFirstRe = refilter.MustCompile(`^\s*(?i:Add|Clear|Copy|Disable|Enable|Export|Get|Import|Invoke|Move|New|Out|Register|Remove|Rename|Set|Start|Stop|Uninstall|Unregister)-[A-Za-z]+\b`)
@@ -448,6 +471,12 @@ func (w *walker) pipeline(s *syntax.Stmt, c ctx) (string, bool) {
 		stages = append(stages, st)
 	}
 	flatten(s)
+	if len(stages) > 1 {
+		if t, ok := w.psVarStage(stages, c); ok {
+			w.sub(t, c, nil)
+			return "", false
+		}
+	}
 	w.pipes++
 	id := w.pipes
 	in := c.stdin
@@ -725,16 +754,23 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	// $(...) in the words reads this command's stdin.
 	c.stdin = in
 	w.valueFrom = nil
-	for _, word := range ce.Args {
+	wc := c
+	for i, word := range ce.Args {
 		w.subst = nil
 		if lit, ok := plainWord(word); ok {
 			// The common case, without fields' one-element slice.
 			raw.fields = append(raw.fields, lit)
 			raw.unres = append(raw.unres, Unknown(lit))
 			raw.srcs = append(raw.srcs, nil)
+			if i == 0 && connClients[path.Base(lit)] {
+				// psql "$(heroku config:get DATABASE_URL)": what the
+				// substitution prints is the client's connection
+				// string, handed to it rather than shown.
+				wc = c.with(ClientArgVia)
+			}
 			continue
 		}
-		fs, unres := w.fields(word, c)
+		fs, unres := w.fields(word, wc)
 		for _, f := range fs {
 			raw.fields = append(raw.fields, f)
 			raw.unres = append(raw.unres, unres || Unknown(f))
@@ -1007,6 +1043,35 @@ func firstWord(s string) string {
 		return f[0]
 	}
 	return ""
+}
+
+// psVarStage reads a PowerShell pipeline whose first stage is a lone
+// variable holding a command's output ("$u = Get-MgUser -All", then
+// "$u | Remove-MgUser") as that command piped on. In a POSIX shell the
+// same text would run the variable's value as a command, so only
+// PowerShell-looking sources are read this way.
+func (w *walker) psVarStage(stages []*syntax.Stmt, c ctx) (string, bool) {
+	call, ok := stages[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || len(call.Assigns) > 0 || len(call.Args[0].Parts) != 1 {
+		return "", false
+	}
+	pe, ok := call.Args[0].Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Exp != nil || pe.Index != nil || pe.Slice != nil || pe.Repl != nil || pe.Length {
+		return "", false
+	}
+	from := w.psVarFrom("$" + pe.Param.Value)
+	if from == "" {
+		return "", false
+	}
+	a, b := int(stages[1].Pos().Offset()), int(stages[len(stages)-1].End().Offset())
+	if a < 0 || b > len(c.src) || a > b {
+		return "", false
+	}
+	rest := c.src[a:b]
+	if !looksPowerShell(c.src) && !psCmdletFirstRe.MatchString(rest) && !psObjectStageRe.MatchString(rest) {
+		return "", false
+	}
+	return from + " | " + rest, true
 }
 
 func (c ctx) text(s *syntax.Stmt) string {

@@ -3,6 +3,7 @@ package shell
 import (
 	"encoding/base64"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -732,7 +733,7 @@ func looksPowerShell(src string) bool {
 	l := strings.ToLower(src)
 	for _, m := range []string{"$env:", "iex", "invoke-expression", "invoke-command", "[convert]::", "[system.", "[text.", "[io.",
 		"[char", "[scriptblock]", "set-alias", "new-alias", "join-path", "remove-item", "get-content", "-join", "function ", "tochararray",
-		"new-object", "]::", "& (", "& $", "& '", "& \"", "$home\\", "get-childitem", "where-object", "invoke-restmethod", "invoke-webrequest", "irm ", "iwr "} {
+		"new-object", "]::", "& (", "& $", "& '", "& \"", "$home\\", "get-childitem", "where-object", "invoke-restmethod", "invoke-webrequest", "irm ", "iwr ", "foreach ($", "foreach($"} {
 		if strings.Contains(l, m) {
 			return true
 		}
@@ -853,10 +854,84 @@ func (w *walker) psScript(src string, c ctx) {
 	}
 }
 
+// psForeachStmtRe is the head of a foreach statement, up to its "{".
+var psForeachStmtRe = refilter.MustCompile(`(?is)^\s*foreach\s*\(\s*\$([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(.+?)\)\s*\{`)
+
+// psForeachStmt reads "foreach ($p in COLLECTION) { BODY }" as the
+// pipeline "COLLECTION | ForEach-Object { BODY }" with $p as $_, so the
+// items reach the body's commands the way psForEach reads them: listed
+// strings, an array variable of them, or a command's output. The body
+// is also read as written. It reports whether text was one.
+func (w *walker) psForeachStmt(text string, c ctx) bool {
+	m := psForeachStmtRe.FindStringSubmatchIndex(text)
+	if m == nil {
+		return false
+	}
+	open := m[1] - 1
+	end := psCloseBrace(text, open)
+	if end < 0 {
+		return false
+	}
+	name, coll, body := text[m[2]:m[3]], strings.TrimSpace(text[m[4]:m[5]]), text[open+1:end]
+	if vm := psLoneVarRe.FindStringSubmatch(coll); vm != nil {
+		// An array of strings ($paths = 'C:\a', 'C:\b'): its items.
+		if arr, ok := w.st.Arrays[vm[1]]; ok && len(arr) > 0 {
+			q := make([]string, len(arr))
+			for i, a := range arr {
+				q[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+			}
+			coll = strings.Join(q, ", ")
+		}
+	}
+	item := refilter.MustCompile(`(?i)\$` + regexp.QuoteMeta(name) + `\b`)
+	pipe := coll + " | ForEach-Object {" + item.ReplaceAllString(body, "$$_") + "}"
+	for _, x := range psForEach(pipe) {
+		x, _ = w.psVarProducer(x)
+		w.sub(x, c.with("foreach"), nil)
+	}
+	w.psScript(body, c)
+	if rest := strings.TrimSpace(text[end+1:]); rest != "" {
+		w.psScript(rest, c)
+	}
+	return true
+}
+
+// psQuotedRe is one quoted string of a psLiteralItemsRe list (whose
+// strings hold no quotes).
+var psQuotedRe = refilter.MustCompile(`'[^']*'|"[^"]*"`)
+
+// psLoneVarRe is an expression that is one variable.
+var psLoneVarRe = refilter.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)$`)
+
+// psVarPipeRe is a pipeline whose producer is a variable: "$u | X".
+var psVarPipeRe = refilter.MustCompile(`(?s)^\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(.+?)\s*;?\s*$`)
+
+// psVarProducer rewrites "$u | X", where $u holds a command's output
+// ("$u = Get-MgUser -All"), as that command piped into X, the way
+// u=$(cmd) is read in a POSIX shell. ok is false otherwise.
+func (w *walker) psVarProducer(text string) (string, bool) {
+	m := psVarPipeRe.FindStringSubmatch(text)
+	if m == nil {
+		return text, false
+	}
+	from := w.psVarFrom("$" + m[1])
+	if from == "" {
+		return text, false
+	}
+	return from + " | " + m[2], true
+}
+
 // psStmt handles one PowerShell statement it recognises: assignment,
 // alias, function, array reversal, script block or Invoke-Expression of
 // a computable string. It reports whether it did.
 func (w *walker) psStmt(text string, c ctx) bool {
+	if t, ok := w.psVarProducer(text); ok {
+		w.sub(t, c, nil)
+		return true
+	}
+	if w.psForeachStmt(text, c) {
+		return true
+	}
 	if m := psSplatAssignRe.FindStringSubmatch(text); m != nil {
 		// $p = @{ Path = $HOME; Recurse = $true }: the parameters a
 		// later "Cmd @p" passes.
@@ -925,6 +1000,18 @@ func (w *walker) psStmt(text string, c ctx) bool {
 			}
 			w.st.setArray(m[1], r)
 		}
+		return true
+	}
+	if m := psAssignRe.FindStringSubmatch(text); m != nil && psLiteralItemsRe.MatchString(m[3]) && len(psQuotedRe.FindAllString(m[3], 2)) == 2 {
+		// $paths = 'C:\a', 'C:\b': an array of strings.
+		var items []string
+		for _, it := range psQuotedRe.FindAllString(m[3], -1) {
+			items = append(items, it[1:len(it)-1])
+		}
+		w.st.setArray(m[2], items)
+		r := newRaw([]string{AssignName, m[2] + "=(" + strings.Join(items, " ") + ")"})
+		r.text = text
+		w.record(r, AssignName, c, stdinInfo{})
 		return true
 	}
 	if m := psAssignRe.FindStringSubmatch(text); m != nil {
@@ -1345,7 +1432,10 @@ var psForEachRe = refilter.MustCompile(`(?i)\|\s*(?:%|foreach-object|foreach)\s*
 
 // psItemRe is the pipeline's current object as a command's operand:
 // "$_", "$PSItem", "$_.FullName", optionally after -Path / -LiteralPath.
-var psItemRe = refilter.MustCompile(`(?i)(?:-(?:literal)?path\s+)?["']?\$(?:_|psitem)(?:\.(?:fullname|fullpath|pspath))?\b["']?`)
+// The properties that name the object itself count as it: a path, or
+// a directory object's identity ("Remove-MgUser -UserId $_.Id",
+// "Remove-Mailbox -Identity $_.PrimarySmtpAddress").
+var psItemRe = refilter.MustCompile(`(?i)(?:-(?:literal)?path\s+)?["']?\$(?:_|psitem)(?:\.(?:fullname|fullpath|pspath|id|objectid|identity|guid|primarysmtpaddress|userprincipalname|distinguishedname|samaccountname|externaldirectoryobjectid))?\b["']?`)
 
 // psForEach reads "PRODUCER | ForEach-Object { BODY }": each statement
 // of BODY that acts on the current object ($_) as a whole operand is
@@ -1368,6 +1458,11 @@ func psForEach(src string) []string {
 			continue
 		}
 		producer, body := strings.TrimSpace(st[:loc[0]]), st[open+1:end]
+		if m := psAssignHeadRe.FindStringSubmatch(producer); m != nil {
+			// "$keys = Get-X -All | % { ... }": the loop's output is
+			// assigned; its items come from the command.
+			producer = m[1]
+		}
 		if producer == "" {
 			continue
 		}
@@ -1387,12 +1482,18 @@ func psForEach(src string) []string {
 				// items themselves.
 				out = append(out, psItemRe.ReplaceAllStringFunc(b, func(string) string { return " " + lit + " " }))
 			} else if r, ok := psDropItem(b); ok {
+				// "& $c -Identity $_.Id": the call operator's command
+				// is the stage itself.
+				r = strings.TrimLeft(strings.TrimPrefix(r, "&"), " \t")
 				out = append(out, producer+" | "+r)
 			}
 		}
 	}
 	return out
 }
+
+// psAssignHeadRe is "$name = REST" at the start of a statement.
+var psAssignHeadRe = refilter.MustCompile(`^\$(?:env:)?[A-Za-z_][A-Za-z0-9_]*\s*=\s*([^=].*)$`)
 
 // psFromB64ItemRe decodes the current object from base64.
 var psFromB64ItemRe = refilter.MustCompile(`(?i)FromBase64String\(\s*\$(?:_|psitem)\s*\)`)

