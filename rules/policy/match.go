@@ -32,7 +32,13 @@ type cmdView struct {
 }
 
 func newView(c *shell.Command) *cmdView {
-	v := &cmdView{c: c, flags: map[string]bool{}, norm: map[string]string{}}
+	// The maps are made on first write (most commands have few flags
+	// and few path operands): a view is built for every command of
+	// every call.
+	v := &cmdView{c: c}
+	if len(c.Args) > 0 {
+		v.pos, v.posIx = make([]string, 0, len(c.Args)), make([]int, 0, len(c.Args))
+	}
 	ended := false
 	for i, a := range c.Args {
 		switch {
@@ -43,12 +49,12 @@ func newView(c *shell.Command) *cmdView {
 			ended = true
 		case strings.HasPrefix(a, "--"):
 			name, _, _ := strings.Cut(a[2:], "=")
-			v.flags[name] = true
+			v.setFlag(name)
 			if c.Name == "git" {
 				// git takes any unambiguous prefix of a long option:
 				// "reset --har" is --hard.
 				if full := gitLongPrefix(name); full != "" {
-					v.flags[full] = true
+					v.setFlag(full)
 				}
 			}
 		default:
@@ -57,9 +63,9 @@ func newView(c *shell.Command) *cmdView {
 				v.posIx = append(v.posIx, i)
 				continue
 			}
-			v.flags[a[1:]] = true
+			v.setFlag(a[1:])
 			for _, ch := range a[1:] {
-				v.flags[string(ch)] = true
+				v.setFlag(string(ch))
 			}
 		}
 	}
@@ -93,6 +99,13 @@ func newView(c *shell.Command) *cmdView {
 	}
 	v.str = c.String()
 	return v
+}
+
+func (v *cmdView) setFlag(f string) {
+	if v.flags == nil {
+		v.flags = make(map[string]bool, 4)
+	}
+	v.flags[f] = true
 }
 
 // shortValueOpts are, per program, short options whose value is the next
@@ -135,6 +148,9 @@ func (v *cmdView) np(p string) string {
 		if climbs || nd == "/" || nd == "~" || top || systemDirs[nd] {
 			n = normPath(nd + "/" + n)
 		}
+	}
+	if v.norm == nil {
+		v.norm = make(map[string]string, 4)
 	}
 	v.norm[p] = n
 	return n
@@ -183,6 +199,9 @@ func (v *cmdView) npRead(p string) string {
 		return r
 	}
 	r := normPath(normPath(d) + "/" + n)
+	if v.norm == nil {
+		v.norm = make(map[string]string, 4)
+	}
 	v.norm[key] = r
 	return r
 }

@@ -750,6 +750,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		}
 	}
 	raw := rawCmd{env: env}
+	if n := len(ce.Args); n > 0 {
+		// Most words are one field: sized once instead of grown.
+		raw.fields, raw.unres, raw.srcs = make([]string, 0, n), make([]bool, 0, n), make([][]Source, 0, n)
+	}
 	w.crossCall = false
 	// $(...) in the words reads this command's stdin.
 	c.stdin = in
