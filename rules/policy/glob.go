@@ -143,6 +143,18 @@ func (g *glob) matchFull(s string) bool {
 	return g.re.MatchString(s)
 }
 
+// anyDirGlob is anyGlob over the globs rooted in a named directory
+// (~/.aws/..., /etc/...), not those for a file name found anywhere
+// (id_rsa, **/kubeconfig).
+func anyDirGlob(gs []*glob, s string) bool {
+	for _, g := range gs {
+		if (strings.HasPrefix(g.src, "/") || strings.HasPrefix(g.src, "~/")) && g.match(s) {
+			return true
+		}
+	}
+	return false
+}
+
 func anyGlob(gs []*glob, s string) bool {
 	for _, g := range gs {
 		if g.match(s) {

@@ -949,6 +949,27 @@ func (m *Matcher) readHit(v *cmdView) bool {
 			if beside {
 				return false
 			}
+			// "mv ~/Downloads/AuthKey_X.p8 ~/.appstoreconnect/private_keys/":
+			// a key put where its tool reads it from (a guarded place
+			// named with its directory, not a bare file name that could
+			// be anywhere) stays guarded there; nothing is shown.
+			into := true
+			for _, src := range v.pos[:n-1] {
+				if shell.Unknown(src) {
+					into = false
+					break
+				}
+				full := dst
+				if strings.HasSuffix(v.pos[n-1], "/") || n > 2 {
+					full = path.Join(dst, path.Base(v.np(src)))
+				}
+				if !anyDirGlob(m.reads, full) || anyGlob(m.except, full) {
+					into = false
+				}
+			}
+			if into {
+				return false
+			}
 		}
 	}
 	rp, ok := v.reads[m.ReadFrom]
@@ -1071,6 +1092,19 @@ var (
 	jqContainerRe = regexp.MustCompile(`(?i)^(data|config|configuration|env|environment|settings|options|values?|credentials|properties|spec|stringData|secrets?|vars|variables|params|parameters|body|payload|raw|content)$`)
 )
 
+// yamlKeysPattern reads a grep pattern for indented YAML keys,
+// "^\s+(target|threads|warehouse):", as the names it selects,
+// "target|threads|warehouse"; any other pattern is returned as is.
+func yamlKeysPattern(p string) string {
+	m := yamlKeysRe.FindStringSubmatch(p)
+	if m == nil {
+		return p
+	}
+	return m[1]
+}
+
+var yamlKeysRe = regexp.MustCompile(`^\^(?:\\s[*+]|\[\[:space:\]\][*+]| [*+])?\\?\(([A-Za-z_][A-Za-z0-9_]*(?:\\?\|[A-Za-z_][A-Za-z0-9_]*)*)\\?\):$`)
+
 // keyNamesGrep: "grep -oE '^[a-z_]+:' secrets.yaml" prints only the
 // part of each line before its ":" or "=", the names, whatever the file.
 func keyNamesGrep(v *cmdView) bool {
@@ -1097,7 +1131,7 @@ var keyNamePatternRe = regexp.MustCompile(`^\^(\[[^\]]*\]|\\w|\[\[:(alnum|alpha|
 // "NODE_ENV\|PORT"), and secretNameRe a name that may hold a secret.
 var (
 	settingNameRe  = refilter.MustCompile(`^\^?[A-Za-z_][A-Za-z0-9_]*(?:(?:\\\||\|)\^?[A-Za-z_][A-Za-z0-9_]*)*$`)
-	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|ZONE|CLUSTER|NAMESPACE|STAGE|TIER)$`)
+	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|ZONE|CLUSTER|NAMESPACE|STAGE|TIER|EDIT|MODS|SSL|ADMIN|REVISIONS|CRON|MULTISITE|HOME|SITEURL|AUTOSAVE|WAREHOUSE|TARGET|SCHEMA|ROLE|THREADS)$`)
 	secretNameRe   = refilter.MustCompile(`(?i)pass|secret|token|key|salt|auth|cred|private|cert|dsn|database_url|_url$|^url$|uri|conn|session|cookie|signing|api|access|jwt|otp|pin$|hash|nonce|webhook|seed|mnemonic`)
 )
 
@@ -1157,7 +1191,7 @@ func namedSettingsGrep(v *cmdView) bool {
 		return false
 	}
 	for _, i := range ixs {
-		p := v.c.Args[i]
+		p := yamlKeysPattern(v.c.Args[i])
 		if !settingNameRe.MatchString(p) {
 			return false
 		}
@@ -1297,8 +1331,18 @@ func writePaths(v *cmdView) []string {
 				out = append(out, a[3:])
 			}
 		}
-	case "truncate", "touch", "chattr":
+	case "truncate", "touch":
 		out = append(out, v.pos...)
+	case "chattr":
+		// Setting attributes (+i: nobody may now remove the file) is a
+		// change that guards what is there; "chattr -i" only lifts one,
+		// as an incident responder does before removing the file.
+		for _, a := range v.c.Args {
+			if strings.HasPrefix(a, "+") || strings.HasPrefix(a, "=") {
+				out = append(out, v.pos...)
+				break
+			}
+		}
 	}
 	return out
 }

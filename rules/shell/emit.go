@@ -757,17 +757,26 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			return namedScripts("pipenv", content, []string{name})
 		})
 	}
-	if name == "wp" && len(args.fields) >= 2 && (args.fields[0] == "eval" || args.fields[0] == "eval-file") {
-		// WP-CLI runs PHP: "wp eval 'CODE'", "wp eval-file FILE".
-		code := args.fields[1]
-		if args.fields[0] == "eval-file" {
-			code = ""
-			if _, f := w.st.LookupFile(args.fields[1]); f != nil && !f.Downloaded {
-				code = f.Content
-			}
+	if name == "wp" {
+		// WP-CLI runs PHP: "wp eval 'CODE'", "wp eval-file FILE", after
+		// a site alias (@prod) or global options (--path=...).
+		i := 0
+		for i < len(args.fields) && (strings.HasPrefix(args.fields[i], "@") || strings.HasPrefix(args.fields[i], "--")) {
+			i++
 		}
-		for _, it := range extractCode("php", code) {
-			w.codeItem(it, c.with("wp "+args.fields[0]))
+		if i+1 < len(args.fields) && (args.fields[i] == "eval" || args.fields[i] == "eval-file") {
+			sub, arg := args.fields[i], args.fields[i+1]
+			if i+1 < len(args.srcs) {
+				// wp eval "$(curl URL)": the code comes from there.
+				cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
+			}
+			if sub == "eval-file" {
+				w.runFile(cmd, arg, c.with("wp eval-file").with("script:"+CleanPath(arg)), args.fields[i+1:])
+			} else {
+				for _, it := range extractCode("php", arg) {
+					w.codeItem(it, c.with("wp eval"))
+				}
+			}
 		}
 	}
 	if name == "deno" && len(args.fields) >= 2 && args.fields[0] == "task" {
@@ -1758,6 +1767,21 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 		}
 		for _, s := range extractScript(lang, f.Content, argv) {
 			w.codeItem(s, c)
+		}
+		return
+	}
+	if ext := strings.ToLower(path.Ext(key)); ext == ".bat" || ext == ".cmd" {
+		// A batch file is read by cmd.exe a line at a time; a POSIX
+		// reading of the whole fails on its first "for ... in (...)"
+		// and loses its backslashes. "%%d" is the file's spelling of a
+		// loop variable.
+		for _, line := range strings.Split(f.Content, "\n") {
+			line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "@"))
+			low := strings.ToLower(line)
+			if line == "" || strings.HasPrefix(low, "rem ") || low == "rem" || strings.HasPrefix(line, "::") || strings.HasPrefix(low, "echo ") || strings.HasPrefix(low, "echo.") || low == "echo off" {
+				continue
+			}
+			w.sub(strings.ReplaceAll(line, "%%", "%"), c, pos)
 		}
 		return
 	}

@@ -18,11 +18,23 @@ var printStmtRe = refilter.MustCompile(`^(?:(print|puts|say|console\.log|console
 func printedOutput(code string) (string, bool) {
 	var b strings.Builder
 	printed := false
+	var vars map[string]string
 	for _, st := range splitStatements(code) {
 		st = strings.TrimSpace(st)
 		if st == "" || strings.HasPrefix(st, "#") || strings.HasPrefix(st, "import ") ||
 			strings.HasPrefix(st, "from ") && strings.Contains(st, " import ") || strings.HasPrefix(st, "use ") || strings.HasPrefix(st, "require ") {
 			continue
+		}
+		if a := literalAssignRe.FindStringSubmatchIndex(st); a != nil {
+			// blob = 'Y3Vy...': a name for a literal, to be printed.
+			if v, k, ok := readStrExpr(st[a[1]:], vars); ok && strings.TrimSpace(st[a[1]+k:]) == "" {
+				if vars == nil {
+					vars = map[string]string{}
+				}
+				vars[st[a[2]:a[3]]] = v
+				continue
+			}
+			return "", false
 		}
 		m := printStmtRe.FindStringSubmatchIndex(st)
 		if m == nil {
@@ -31,7 +43,7 @@ func printedOutput(code string) (string, bool) {
 		// A newline left in the statement is inside a literal (Perl,
 		// Ruby and JavaScript strings may span lines): read it escaped.
 		st = strings.ReplaceAll(st, "\n", `\n`)
-		s, k, ok := readStrExpr(st[m[1]:], nil)
+		s, k, ok := readStrExpr(st[m[1]:], vars)
 		if !ok {
 			return "", false
 		}
@@ -50,6 +62,10 @@ func printedOutput(code string) (string, bool) {
 	}
 	return b.String(), printed
 }
+
+// literalAssignRe is the start of "NAME = " (Python, Ruby, JavaScript's
+// const/let/var, Perl's my $NAME).
+var literalAssignRe = refilter.MustCompile(`^(?:(?:const|let|var|my|our)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*`)
 
 // splitStatements splits one-line program text at ";" and newlines
 // outside string literals.

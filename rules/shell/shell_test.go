@@ -196,3 +196,16 @@ func TestClientArgVia(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintedWithLiterals: a program that names literals and prints
+// them only shows text ("blob = '...'; print(b64decode(blob))"), and
+// what it prints is known when piped on.
+func TestPrintedWithLiterals(t *testing.T) {
+	out, ok := printedOutput("import base64\nblob = 'ZWNobyBoaQ=='\nprint(base64.b64decode(blob).decode())")
+	if !ok || out != "echo hi\n" {
+		t.Fatalf("printedOutput = %q, %v", out, ok)
+	}
+	if _, ok := printedOutput("import os\nblob = 'x'\nos.system(blob)"); ok {
+		t.Fatal("a program that runs something is not print-only")
+	}
+}

@@ -1774,6 +1774,21 @@ func ScheduledLines(p, content string) ([]string, string) {
 	case dir == "/etc/cron.hourly" || dir == "/etc/cron.daily" || dir == "/etc/cron.weekly" || dir == "/etc/cron.monthly" ||
 		p == "/etc/rc.local" || dir == "/etc/init.d" || dir == "/etc/rc.d" || dir == "/etc/update-motd.d":
 		return []string{content}, "scheduled script " + p
+	case path.Base(p) == "Podfile":
+		// CocoaPods evaluates the Podfile (Ruby) at every "pod install":
+		// the commands its hooks shell out to run then.
+		var out []string
+		for _, m := range rubyShellRe.FindAllStringSubmatch(content, 16) {
+			out = append(out, m[2]+m[3]+m[4])
+		}
+		return out, "Podfile " + p
+	case strings.HasSuffix(p, ".pbxproj"):
+		// An Xcode project's Run Script build phases run at every build.
+		var out []string
+		for _, m := range pbxShellScriptRe.FindAllStringSubmatch(content, 16) {
+			out = append(out, pbxUnquote(m[1]))
+		}
+		return out, "Xcode build phase " + p
 	case strings.HasSuffix(dir, "/pbuilder/hooks") || strings.HasSuffix(dir, "/.pbuilder-hooks") || strings.HasSuffix(dir, "/pbuilder-hooks"):
 		// pbuilder's hook directory: every script in it runs, as root,
 		// in each later package build.
@@ -1791,6 +1806,34 @@ func ScheduledLines(p, content string) ([]string, string) {
 		return out, "udev rule " + p
 	}
 	return nil, ""
+}
+
+// rubyShellRe is a Ruby call that runs a shell command given as a
+// literal: system('...'), exec("..."), `...`, %x(...).
+var rubyShellRe = refilter.MustCompile(`(?:\b(?:system|exec|spawn)\s*\(?\s*(['"])((?:[^'"\\]|\\.)*)['"]|` + "`([^`]+)`" + `|%x\(([^)]*)\))`)
+
+// pbxShellScriptRe is a Run Script phase's script in a project.pbxproj.
+var pbxShellScriptRe = refilter.MustCompile(`\bshellScript\s*=\s*"((?:[^"\\]|\\.)*)"`)
+
+// pbxUnquote undoes the escapes of a pbxproj string.
+func pbxUnquote(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			switch s[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				b.WriteByte(s[i])
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // ciFiles are where CI services read their pipelines from.

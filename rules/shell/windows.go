@@ -614,7 +614,7 @@ func winScheduled(name string, words []string) string {
 
 // cmdForRe is cmd.exe's for loop: the switches, the variable, the set
 // and the body.
-var cmdForRe = refilter.MustCompile(`(?is)^\s*for\s+((?:/[dDrRlLfF]\s+(?:"[^"]*"\s+|[A-Za-z]:\\\S*\s+)?)*)(%%?[A-Za-z])\s+in\s+\(([^)]*)\)\s+do\s+(.+?)\s*$`)
+var cmdForRe = refilter.MustCompile(`(?is)^\s*for\s+((?:/[dDrRlLfF]\s+(?:"[^"]*"\s+|[A-Za-z]:\\\S*\s+)?)*)(%%?[A-Za-z0-9])\s+in\s+\(([^)]*)\)\s+do\s+(.+?)\s*$`)
 
 // cmdFor walks cmd.exe's "for [/d] [/r DIR] [/l] [/f] %x in (SET) do
 // CMD": CMD once per item of the set, a wildcard kept as one pattern
@@ -632,6 +632,10 @@ func (w *walker) cmdFor(m []string, c ctx) {
 				w.sub(inner+" | sh", c, nil)
 			} else {
 				w.sub(inner, c, nil)
+				// The body runs once per line the command prints:
+				// "for /F %l in ('wevtutil el') do wevtutil cl %l" clears
+				// every log the listing names.
+				w.sub(strings.ReplaceAll(body, v, `$(`+inner+`)`), c, nil)
 			}
 		}
 		return

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,38 @@ func TestWindowsCommands(t *testing.T) {
 		}
 		if got := strings.ReplaceAll(cmds[0].String(), `"`, "'"); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.src, got, c.want)
+		}
+	}
+}
+
+// TestWindowsScripts: a batch file the session wrote is read a line at
+// a time when run, and "for /F ... in ('CMD') do BODY" runs BODY on
+// what CMD prints.
+func TestWindowsScripts(t *testing.T) {
+	cases := []struct {
+		calls []string
+		want  string
+	}{
+		{[]string{`for /F "tokens=*" %1 in ('wevtutil el') DO wevtutil cl "%1"`}, "wevtutil cl $(...)"},
+		{[]string{`Clear-Disk -Number 1 -RemoveData`}, "wipefs -a /dev/windows-disk"},
+	}
+	st := NewState()
+	st.Files["/Scripts/free-space.bat"] = &File{Content: "@echo off\nrem free space\ndel /s /q /f E:\\*.*\nfor /d %%d in (E:\\*) do rd /s /q \"%%d\"\n"}
+	cases = append(cases,
+		struct {
+			calls []string
+			want  string
+		}{[]string{`cmd /c C:\Scripts\free-space.bat`}, "rm -r -f /*"})
+	for _, c := range cases {
+		var got []string
+		for _, call := range c.calls {
+			cmds, _ := Parse(call, st)
+			for i := range cmds {
+				got = append(got, strings.ReplaceAll(cmds[i].String(), `"`, "'"))
+			}
+		}
+		if !slices.Contains(got, c.want) {
+			t.Errorf("%q: want %q among %q", c.calls, c.want, got)
 		}
 	}
 }
