@@ -1099,6 +1099,13 @@ func (e env) Get(name string) expand.Variable {
 	switch name {
 	case "HOME":
 		return strVar("~")
+	case "APPDATA", "LOCALAPPDATA", "USERPROFILE":
+		// Git Bash and MSYS on Windows inherit these; no other system
+		// sets them.
+		if v, ok := st.Vars[name]; ok {
+			return strVar(v)
+		}
+		return strVar(map[string]string{"APPDATA": "~/AppData/Roaming", "LOCALAPPDATA": "~/AppData/Local", "USERPROFILE": "~"}[name])
 	case "HISTFILE":
 		// Unset, bash's history file is ~/.bash_history.
 		if v, ok := st.Vars[name]; ok {

@@ -209,3 +209,25 @@ func TestPrintedWithLiterals(t *testing.T) {
 		t.Fatal("a program that runs something is not print-only")
 	}
 }
+
+// TestScriptSeesCommandEnv: "X=v bash script" runs the script with X
+// set, and only that run: the session's X is untouched afterwards.
+func TestScriptSeesCommandEnv(t *testing.T) {
+	st := NewState()
+	st.Files["bin/reset"] = &File{Content: "ES=\"${ES_URL:-http://localhost:9200}\"\ncurl -XDELETE \"$ES/idx_*\"\n"}
+	cmds, _ := Parse("ES_URL=http://es-prod:9200 bash bin/reset", st)
+	found := false
+	for _, c := range cmds {
+		found = found || c.String() == "curl -XDELETE http://es-prod:9200/idx_*"
+	}
+	if !found {
+		t.Fatalf("the script did not see ES_URL: %v", cmds)
+	}
+	if _, ok := st.Vars["ES_URL"]; ok {
+		t.Fatal("ES_URL leaked into the session")
+	}
+	cmds, _ = Parse(`cat "$APPDATA/FileZilla/sitemanager.xml"`, NewState())
+	if len(cmds) != 1 || cmds[0].String() != "cat ~/AppData/Roaming/FileZilla/sitemanager.xml" {
+		t.Fatalf("$APPDATA: %v", cmds)
+	}
+}
