@@ -779,6 +779,9 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		}
 	}
+	if name == "sf" || name == "sfdx" {
+		w.apexRun(cmd, args, c, in)
+	}
 	if name == "deno" && len(args.fields) >= 2 && args.fields[0] == "task" {
 		w.runTask(cmd, c)
 		return
@@ -1790,6 +1793,51 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 	}
 	w.sub(f.Content, c, pos)
 }
+
+// apexRun reads "sf apex run --file F --target-org ORG" (and sfdx
+// force:apex:execute): anonymous Apex that deletes records and empties
+// the recycle bin, or deletes what a query selected, runs in that org.
+// It is an "sdk-destroy apex ORG CODE" item for the rules, which look
+// for a production org's name.
+func (w *walker) apexRun(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
+	f := args.fields
+	apex := len(f) >= 2 && f[0] == "apex" && f[1] == "run" || len(f) >= 1 && f[0] == "force:apex:execute"
+	if !apex {
+		return
+	}
+	file, org := "", ""
+	for i, a := range f {
+		next := ""
+		if i+1 < len(f) {
+			next = f[i+1]
+		}
+		switch {
+		case a == "--file" || a == "-f" || a == "--apexcodefile":
+			file = next
+		case strings.HasPrefix(a, "--file="):
+			file = a[len("--file="):]
+		case a == "--target-org" || a == "-o" || a == "-u" || a == "--targetusername":
+			org = next
+		case strings.HasPrefix(a, "--target-org="):
+			org = a[len("--target-org="):]
+		}
+	}
+	code := ""
+	if file != "" {
+		if _, fl := w.st.LookupFile(file); fl != nil {
+			code = fl.Content
+		}
+	} else if in.known {
+		code = in.content
+	}
+	if code != "" && apexDeleteRe.MatchString(code) {
+		w.codeItem(codeItem{argv: []string{"sdk-destroy", "apex", org + " " + clip(code, 400)}, via: "sf apex run", text: clip(code, 200)}, c)
+	}
+}
+
+// apexDeleteRe is Apex that deletes records in bulk: a DML delete of a
+// query's result or a list, Database.delete, or emptying the recycle bin.
+var apexDeleteRe = refilter.MustCompile(`(?i)\bdelete\s+(\[\s*select\b|\w+\s*;)|\bDatabase\.(delete|emptyRecycleBin)\s*\(`)
 
 // withEnv sets the session variables a command's NAME=value
 // assignments give a script it runs, and returns what puts the earlier

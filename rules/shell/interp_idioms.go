@@ -475,6 +475,10 @@ var sdkDestroyAllRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destro
 // sdkLoopDeleteRe: a Python or JavaScript loop over an API listing whose
 // body, within a few lines and with no "if" before it, deletes,
 // archives, cancels, refunds or purges the item.
+// sdkCompDeleteRe is a list comprehension deleting every item of a
+// call's result, unfiltered.
+var sdkCompDeleteRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destroy|archive|purge)\(\)\s+for\s+\w+\s+in\s+[^\]\n]*\)\s*\]`)
+
 var sdkLoopDeleteRe = refilter.MustCompile(`\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+[^\n]*?(?:\.list\w*\(|\blist_\w+\(|\.all\(|auto_paging_iter|\biter_\w+\(|\.search\w*\(|search_issues|\bget_(?:all|repos|issues|projects|members|users|contacts|companies|deals|records)\(|\.query\(|paginat\w*|\.fetch\w*\()[^\n]*:[ \t]*\n(?:[ \t]+(?:[^i\s][^\n]*|i[^f\n][^\n]*)?\n){0,4}?[ \t]+[^\n]*(?:\.(?:delete|destroy|archive|cancel|purge|hard_delete|permanently_delete|batch_delete)\w*\(|\bdelete_\w+\(|\bchat_delete\(|\bRefund\.create\(|\.update\([^)\n]*\b(?:archived|in_trash)\s*=\s*True)|\bbatch_delete\(\s*\[[^\]\n]*\bfor\s+\w+\s+in\s+[^\]\n]*\.(?:all|list\w*)\(|\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+\w+\s+of\s+[^)]*\)\s*\{?[^\n{}]*\.(?:delete|destroy|del|archive|remove|cancel)\w*\(`)
 
 // listedVarRe is a variable assigned an API listing ("runs =
@@ -579,6 +583,11 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 		// SaaS account emptied one item at a time, whatever the vendor.
 		// A filter (an "if" before the call) makes it a selection.
 		out = append(out, codeItem{argv: []string{"sdk-destroy", "every", clip(code, 600)}, via: "sdk loop", text: clip(code[m[0]:], 200)})
+	}
+	if m := sdkCompDeleteRe.FindStringIndex(code); m != nil && (sdkClientRe.MatchString(code) || cloudSDKRe.MatchString(code)) {
+		// [r.delete() for r in wandb.Api().runs("team/project")]: every
+		// item an API client lists, deleted, with no "if" to select.
+		out = append(out, codeItem{argv: []string{"sdk-destroy", "every", clip(code, 600)}, via: "sdk", text: clip(code[m[0]:], 200)})
 	}
 	if m := sdkDestroyAllRe.FindStringIndex(code); m != nil && cloudSDKRe.MatchString(code) {
 		// Every resource a cloud or SaaS account lists, deleted one by

@@ -180,6 +180,13 @@ func (w *walker) script(src string, c ctx) error {
 			src = clean
 		}
 	}
+	if m := diskpartPipeRe.FindStringSubmatch(src); m != nil {
+		// "select disk 0`nclean" | diskpart: the script diskpart reads
+		// is the text piped in, however it is written.
+		if producer := strings.NewReplacer("`n", "\n", "`r", "", "\\n", "\n", "\n", "\n").Replace(m[1]); diskpartWipeRe.MatchString(strings.NewReplacer(`"`, "\n", "'", "\n", ",", "\n").Replace(producer)) {
+			w.emit(newRaw([]string{"wipefs", "-a", "/dev/windows-volume"}), c.with("diskpart stdin"), stdinInfo{})
+		}
+	}
 	if strings.Contains(src, " & ") && cmdLineRe.MatchString(src) {
 		// cmd.exe's "A & B" runs A then B (no background job there).
 		src = cmdAmpRe.ReplaceAllString(src, "$1;$2")
@@ -253,6 +260,9 @@ func (w *walker) script(src string, c ctx) error {
 	w.depth--
 	return nil
 }
+
+// diskpartPipeRe is text piped into diskpart: its script.
+var diskpartPipeRe = refilter.MustCompile(`(?is)^(.*)\|\s*diskpart(?:\.exe)?\s*$`)
 
 // psObjectStageRe is a pipeline stage that only PowerShell has.
 var psObjectStageRe = refilter.MustCompile(`(?i)^\s*(?:%|\?|foreach-object|where-object|select-object|sort-object)\s`)

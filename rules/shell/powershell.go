@@ -903,6 +903,11 @@ var psQuotedRe = refilter.MustCompile(`'[^']*'|"[^"]*"`)
 // psLoneVarRe is an expression that is one variable.
 var psLoneVarRe = refilter.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)$`)
 
+// psCreateVarRe runs a script block made from a variable:
+// "& ([scriptblock]::Create($s))", "[ScriptBlock]::Create($s).Invoke()",
+// ". ([scriptblock]::Create($s))".
+var psCreateVarRe = refilter.MustCompile(`(?i)^\s*(?:[&.]\s*\(\s*)?\[(?:System\.Management\.Automation\.)?scriptblock\]::Create\(\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(?:\)|\.Invoke\(\s*\))\s*;?\s*$`)
+
 // psVarPipeRe is a pipeline whose producer is a variable: "$u | X".
 var psVarPipeRe = refilter.MustCompile(`(?s)^\s*\$([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(.+?)\s*;?\s*$`)
 
@@ -1089,6 +1094,14 @@ func (w *walker) psStmt(text string, c ctx) bool {
 					return true
 				}
 			}
+		}
+	}
+	if m := psCreateVarRe.FindStringSubmatch(text); m != nil {
+		if from := w.psVarFrom("$" + m[1]); from != "" {
+			// $s = (New-Object Net.WebClient).DownloadString($u), then
+			// & ([scriptblock]::Create($s)): what was fetched is run.
+			w.sub(from+" | iex", c.with("iex"), nil)
+			return true
 		}
 	}
 	for _, re := range []*refilter.Regexp{psIexRe, psIexPipeRe} {

