@@ -315,7 +315,7 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) && !anyMatch(m.textRe, c.ValueFrom) && (c.Host == "" || !m.textRe.MatchString(c.Host)) && (len(c.ArgsFrom) == 0 || !m.textRe.MatchString(selectingListing(c.ArgsFrom))) {
 		return res, false
 	}
-	if m.textNotRe != nil && (m.textNotRe.MatchString(c.Text) || m.textNotRe.MatchString(v.str) || anyMatch(m.textNotRe, c.ValueFrom)) {
+	if m.textNotRe != nil && (m.textNotRe.MatchString(c.Text) || m.textNotRe.MatchString(v.str) || anyMatch(m.textNotRe, c.ValueFrom) || c.Host != "" && m.textNotRe.MatchString(c.Host)) {
 		return res, false
 	}
 	if m.unknownRe != nil {
@@ -800,6 +800,17 @@ func readPaths(v *cmdView, from string) []string {
 					skip[v.posIx[k]] = true
 				}
 				break
+			}
+		}
+	}
+	switch v.c.Name {
+	case "gcloud", "gsutil", "bq":
+		// --key-file is the service account the tool signs in as
+		// ("gcloud auth activate-service-account --key-file K"), not
+		// data it shows.
+		for i, a := range v.c.Args {
+			if a == "--key-file" || a == "--credential-file-override" {
+				skip[i+1] = true
 			}
 		}
 	}

@@ -75,6 +75,12 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 		if name == "" {
 			base = ""
 		}
+		if strings.HasPrefix(name, "/") && pathlessBuiltins[base] {
+			// "/export", "/system reset-configuration": a shell builtin
+			// has no path, so this is another program (a router's CLI,
+			// whose commands are written from the root like paths).
+			base = name
+		}
 		if strings.ContainsAny(base, "*?[") {
 			// "/bin/r? -rf /", "/usr/bin/[r]m": the shell globs the
 			// program path; the programs it can name are what matter.
@@ -785,6 +791,28 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		}
 	}
+	if name == "drush" {
+		// Drush runs PHP too: "drush @prod php:script FILE", "drush
+		// php:eval 'CODE'" (ev, scr are their aliases).
+		i := 0
+		for i < len(args.fields) && (strings.HasPrefix(args.fields[i], "@") || strings.HasPrefix(args.fields[i], "-")) {
+			i++
+		}
+		if i+1 < len(args.fields) {
+			sub, arg := args.fields[i], args.fields[i+1]
+			if i+1 < len(args.srcs) {
+				cmd.CodeFrom = append(cmd.CodeFrom, args.srcs[i+1]...)
+			}
+			switch sub {
+			case "php:script", "php-script", "scr":
+				w.runFile(cmd, arg, c.with("drush php:script").with("script:"+CleanPath(arg)), args.fields[i+1:])
+			case "php:eval", "php-eval", "ev", "eval":
+				for _, it := range extractCode("php", arg) {
+					w.codeItem(it, c.with("drush php:eval"))
+				}
+			}
+		}
+	}
 	if name == "sf" || name == "sfdx" {
 		w.apexRun(cmd, args, c, in)
 	}
@@ -1357,7 +1385,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.sub(rest, cc, nil)
 		}
 	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant" || name == "fly" || name == "flyctl" || name == "heroku" ||
-		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush":
+		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush" || name == "acli" || name == "terminus":
 		for _, rc := range remoteShells(name, w.fileParams(args.fields)) {
 			cc := c.with(name + " remote command")
 			cc.host = remoteHost(name, args.fields)
@@ -1844,6 +1872,11 @@ func (w *walker) apexRun(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 // apexDeleteRe is Apex that deletes records in bulk: a DML delete of a
 // query's result or a list, Database.delete, or emptying the recycle bin.
 var apexDeleteRe = refilter.MustCompile(`(?i)\bdelete\s+(\[\s*select\b|\w+\s*;)|\bDatabase\.(delete|emptyRecycleBin)\s*\(`)
+
+// pathlessBuiltins are shell builtins that no system installs as a file
+// (so "/export" cannot be them).
+var pathlessBuiltins = map[string]bool{"export": true, "set": true, "declare": true, "typeset": true, "alias": true, "unset": true,
+	"history": true, "source": true, "eval": true, "exec": true, "readonly": true, "local": true}
 
 // lfsFind is "lfs find ARGS" as find: the "lfs" word dropped and
 // lfs's long predicates (--type, --mtime, --name, ...) spelt find's way.

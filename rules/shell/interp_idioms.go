@@ -1396,7 +1396,7 @@ func kebab(s string) string {
 var (
 	// keyFileArgRe: the keyword arguments through which libraries take a
 	// key or certificate file to use, not to show.
-	keyFileArgRe = refilter.MustCompile(`\b(?:key_filename|keyfile|key_file|identity_file|identityfile|certfile|cert_file|private_key_file|ssh_key_path|pkey_path|ca_certs|client_key|ssl_key|tls_key)\s*=\s*(?:str\(\s*)?[\w.]*$`)
+	keyFileArgRe = refilter.MustCompile(`\b(?:key_filename|keyfile|key_file|identity_file|identityfile|certfile|cert_file|private_key_file|ssh_key_path|pkey_path|ca_certs|client_key|ssl_key|tls_key)\s*=\s*(?:str\(\s*)?[\w.]*$|\b(?:from_service_account_file|from_json_keyfile_name|service_account_from_file|from_authorized_user_file)\(\s*(?:filename\s*=\s*)?[\w.]*$`)
 	// namesOnlyRe: a mapping read from a file whose keys alone are used.
 	namesOnlyRe = refilter.MustCompile(`^\s*\)*\s*\.keys\(\s*\)`)
 )

@@ -889,9 +889,9 @@ func (w *walker) psForeachStmt(text string, c ctx) bool {
 		x, _ = w.psVarProducer(x)
 		w.sub(x, c.with("foreach"), nil)
 	}
-	w.psScript(body, c)
+	w.sub(body, c, nil)
 	if rest := strings.TrimSpace(text[end+1:]); rest != "" {
-		w.psScript(rest, c)
+		w.sub(rest, c, nil)
 	}
 	return true
 }
@@ -902,6 +902,13 @@ var psQuotedRe = refilter.MustCompile(`'[^']*'|"[^"]*"`)
 
 // psLoneVarRe is an expression that is one variable.
 var psLoneVarRe = refilter.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)$`)
+
+// psInvokeExprRe and psInvokePosRe are Invoke-Command's script block
+// given as an expression, and given by position.
+var (
+	psInvokeExprRe = refilter.MustCompile(`(?is)^\s*(?:Invoke-Command|icm)\b.*?-ScriptBlock\s*(\(.*\))\s*;?\s*$`)
+	psInvokePosRe  = refilter.MustCompile(`(?is)^\s*(?:Invoke-Command|icm)\b[^{]*?\s\{(.*)\}\s*;?\s*$`)
+)
 
 // psCreateVarRe runs a script block made from a variable:
 // "& ([scriptblock]::Create($s))", "[ScriptBlock]::Create($s).Invoke()",
@@ -1136,6 +1143,15 @@ func (w *walker) psStmt(text string, c ctx) bool {
 		} else {
 			w.sub("powershell -File "+quote(m[2]), c.with("Invoke-Command"), nil)
 		}
+	} else if m := psInvokeExprRe.FindStringSubmatch(text); m != nil {
+		// -ScriptBlock ([ScriptBlock]::Create(EXPR)): the computed text.
+		if v, ok := w.psEval(m[1]); ok && v.str() != "" {
+			w.sub(v.str(), c.with("Invoke-Command"), nil)
+		}
+	} else if m := psInvokePosRe.FindStringSubmatch(text); m != nil {
+		// Invoke-Command -ComputerName H { ... }: the block given by
+		// position.
+		w.sub(m[1], c.with("Invoke-Command"), nil)
 	}
 	if m := psFileCodeRe.FindStringSubmatch(text); m != nil {
 		// powershell -Command (Get-Content FILE -Raw): the file's text is
@@ -1448,7 +1464,7 @@ var psForEachRe = refilter.MustCompile(`(?i)\|\s*(?:%|foreach-object|foreach)\s*
 // The properties that name the object itself count as it: a path, or
 // a directory object's identity ("Remove-MgUser -UserId $_.Id",
 // "Remove-Mailbox -Identity $_.PrimarySmtpAddress").
-var psItemRe = refilter.MustCompile(`(?i)(?:-(?:literal)?path\s+)?["']?\$(?:_|psitem)(?:\.(?:fullname|fullpath|pspath|id|objectid|identity|guid|primarysmtpaddress|userprincipalname|distinguishedname|samaccountname|externaldirectoryobjectid))?\b["']?`)
+var psItemRe = refilter.MustCompile(`(?i)(?:-(?:literal)?path\s+)?["']?\$(?:_|psitem)(?:\.(?:fullname|fullpath|pspath|id|objectid|identity|guid|primarysmtpaddress|userprincipalname|distinguishedname|samaccountname|externaldirectoryobjectid|name|dnshostname))?\b["']?`)
 
 // psForEach reads "PRODUCER | ForEach-Object { BODY }": each statement
 // of BODY that acts on the current object ($_) as a whole operand is

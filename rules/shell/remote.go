@@ -37,6 +37,27 @@ func remoteShells(name string, f []string) []string {
 				return []string{strings.Join(f[i:], " ")}
 			}
 		}
+	case "acli":
+		// Acquia's CLI: "acli remote:ssh ALIAS -- CMD" runs CMD on the
+		// environment, "acli remote:drush ALIAS -- ARGS" runs drush there.
+		if len(f) >= 3 && (f[0] == "remote:ssh" || f[0] == "ssh") {
+			if i := indexOf(f, "--"); i >= 0 && i+1 < len(f) {
+				return []string{strings.Join(f[i+1:], " ")}
+			}
+		}
+		if len(f) >= 3 && (f[0] == "remote:drush" || f[0] == "drush") {
+			if i := indexOf(f, "--"); i >= 0 && i+1 < len(f) {
+				return []string{"drush " + strings.Join(f[i+1:], " ")}
+			}
+		}
+	case "terminus":
+		// Pantheon's CLI: "terminus drush SITE.ENV -- ARGS" and
+		// "terminus wp SITE.ENV -- ARGS" run there.
+		if len(f) >= 3 && (f[0] == "drush" || f[0] == "wp" || f[0] == "remote:drush" || f[0] == "remote:wp") {
+			if i := indexOf(f, "--"); i >= 0 && i+1 < len(f) {
+				return []string{strings.TrimPrefix(f[0], "remote:") + " " + strings.Join(f[i+1:], " ")}
+			}
+		}
 	case "fly", "flyctl":
 		if len(f) >= 2 && f[0] == "ssh" && f[1] == "console" {
 			return optValues(f, "-C", "--command")
@@ -101,6 +122,11 @@ func remoteHost(name string, f []string) string {
 		return strings.Join(optValues(f, "-a", "--app"), " ")
 	case "aws":
 		return strings.Join(optValues(f, "--instance-ids", "--targets", "--cluster"), " ")
+	case "acli", "terminus":
+		// The site and environment: "acmecorp.prod", "clinic.live".
+		if len(f) >= 2 {
+			return f[1]
+		}
 	}
 	return ""
 }
@@ -210,4 +236,14 @@ func kubectlRunHostPaths(f []string) []string {
 		return nil
 	}
 	return cmds[0]
+}
+
+// indexOf is the index of the first word equal to w, or -1.
+func indexOf(f []string, w string) int {
+	for i, x := range f {
+		if x == w {
+			return i
+		}
+	}
+	return -1
 }

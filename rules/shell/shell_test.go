@@ -249,6 +249,14 @@ func TestSessionAwareRunners(t *testing.T) {
 		{`python3 -c "import wandb; [r.delete() for r in wandb.Api().runs('team/proj')]"`, "sdk-destroy every"},
 		// Lustre's find, with its long predicates, lists for xargs rm.
 		{"lfs find /lustre --type f --mtime +90 -print0 | xargs -0 rm -f", "rm -f /lustre/*"},
+		// Hosting platforms' CLIs run commands and drush on an
+		// environment.
+		{"acli remote:ssh acme.prod -- rm -rf /mnt/files/acme.prod", "rm -rf /mnt/files/acme.prod"},
+		{"terminus drush clinic.live -- sql:drop -y", "drush sql:drop -y"},
+		// Invoke-Command's block by position, or computed.
+		{"Invoke-Command -ComputerName fs01 { vssadmin delete shadows /all /quiet }", "vssadmin delete shadows /all /quiet"},
+		// A router's root-style command is no shell builtin.
+		{"ssh rtr1 '/export'", "/export"},
 	}
 	for _, c := range cases {
 		cmds, _ := Parse(c.src, st)

@@ -1774,6 +1774,10 @@ func ScheduledLines(p, content string) ([]string, string) {
 	case dir == "/etc/cron.hourly" || dir == "/etc/cron.daily" || dir == "/etc/cron.weekly" || dir == "/etc/cron.monthly" ||
 		p == "/etc/rc.local" || dir == "/etc/init.d" || dir == "/etc/rc.d" || dir == "/etc/update-motd.d":
 		return []string{content}, "scheduled script " + p
+	case sysvolScriptRe.MatchString(p):
+		// A Group Policy logon or startup script in SYSVOL: every user
+		// or machine the policy covers runs it.
+		return []string{content}, "Group Policy script " + p
 	case path.Base(p) == "Podfile":
 		// CocoaPods evaluates the Podfile (Ruby) at every "pod install":
 		// the commands its hooks shell out to run then.
@@ -1807,6 +1811,9 @@ func ScheduledLines(p, content string) ([]string, string) {
 	}
 	return nil, ""
 }
+
+// sysvolScriptRe is a script in a Group Policy object's Scripts folder.
+var sysvolScriptRe = refilter.MustCompile(`(?i)[\\/]sysvol[\\/].*[\\/]scripts[\\/](logon|logoff|startup|shutdown)[\\/][^\\/]+$`)
 
 // rubyShellRe is a Ruby call that runs a shell command given as a
 // literal: system('...'), exec("..."), `...`, %x(...).
