@@ -180,7 +180,9 @@ func (w *walker) script(src string, c ctx) error {
 			src = clean
 		}
 	}
-	if m := diskpartPipeRe.FindStringSubmatch(src); m != nil {
+	if !strings.Contains(src, "iskpart") && !strings.Contains(src, "ISKPART") {
+		// (Most scripts: skip the regexp.)
+	} else if m := diskpartPipeRe.FindStringSubmatch(src); m != nil {
 		// "select disk 0`nclean" | diskpart: the script diskpart reads
 		// is the text piped in, however it is written.
 		if producer := strings.NewReplacer("`n", "\n", "`r", "", "\\n", "\n", "\n", "\n").Replace(m[1]); diskpartWipeRe.MatchString(strings.NewReplacer(`"`, "\n", "'", "\n", ",", "\n").Replace(producer)) {
