@@ -1809,7 +1809,7 @@ func (w *walker) runFile(cmd *Command, p string, c ctx, pos []string) {
 	}
 	// "ES_URL=http://es-prod:9200 bash bin/reset": the script starts
 	// with the command's own assignments in its environment.
-	defer w.withEnv(cmd.Env)()
+	defer w.tempEnv(cmd.Env)()
 	if ext := strings.ToLower(path.Ext(key)); ext == ".bat" || ext == ".cmd" {
 		// A batch file is read by cmd.exe a line at a time; a POSIX
 		// reading of the whole fails on its first "for ... in (...)"
@@ -1896,38 +1896,6 @@ func lfsFind(r rawCmd) rawCmd {
 		}
 	}
 	return n
-}
-
-// withEnv sets the session variables a command's NAME=value
-// assignments give a script it runs, and returns what puts the earlier
-// values back: the assignments reach that script only.
-func (w *walker) withEnv(env []string) func() {
-	if len(env) == 0 {
-		return func() {}
-	}
-	type saved struct {
-		name, val string
-		had       bool
-	}
-	var old []saved
-	for _, kv := range env {
-		name, val, ok := strings.Cut(kv, "=")
-		if !ok || !validName(name) {
-			continue
-		}
-		prev, had := w.st.Vars[name]
-		old = append(old, saved{name, prev, had})
-		w.st.Vars[name] = val
-	}
-	return func() {
-		for i := len(old) - 1; i >= 0; i-- {
-			if old[i].had {
-				w.st.Vars[old[i].name] = old[i].val
-			} else {
-				delete(w.st.Vars, old[i].name)
-			}
-		}
-	}
 }
 
 // shebangSplit returns what follows "env -S" on a script's #! line.

@@ -1790,7 +1790,7 @@ func ScheduledLines(p, content string) ([]string, string) {
 		// An Xcode project's Run Script build phases run at every build.
 		var out []string
 		for _, m := range pbxShellScriptRe.FindAllStringSubmatch(content, 16) {
-			out = append(out, pbxUnquote(m[1]))
+			out = append(out, unescape(m[1])) // C-style escapes
 		}
 		return out, "Xcode build phase " + p
 	case strings.HasSuffix(dir, "/pbuilder/hooks") || strings.HasSuffix(dir, "/.pbuilder-hooks") || strings.HasSuffix(dir, "/pbuilder-hooks"):
@@ -1821,27 +1821,6 @@ var rubyShellRe = refilter.MustCompile(`(?:\b(?:system|exec|spawn)\s*\(?\s*(['"]
 
 // pbxShellScriptRe is a Run Script phase's script in a project.pbxproj.
 var pbxShellScriptRe = refilter.MustCompile(`\bshellScript\s*=\s*"((?:[^"\\]|\\.)*)"`)
-
-// pbxUnquote undoes the escapes of a pbxproj string.
-func pbxUnquote(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			switch s[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			default:
-				b.WriteByte(s[i])
-			}
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
 
 // ciFiles are where CI services read their pipelines from.
 var ciFiles = []string{".github/workflows/", ".gitlab-ci.yml", ".gitlab-ci.yaml", ".circleci/config.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".drone.yml", ".buildkite/pipeline.yml", ".woodpecker.yml"}
