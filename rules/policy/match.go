@@ -1110,12 +1110,17 @@ var (
 // "^\s+(target|threads|warehouse):", as the names it selects,
 // "target|threads|warehouse"; any other pattern is returned as is.
 func yamlKeysPattern(p string) string {
-	m := yamlKeysRe.FindStringSubmatch(p)
-	if m == nil {
-		return p
+	if m := yamlKeysRe.FindStringSubmatch(p); m != nil {
+		return m[1]
 	}
-	return m[1]
+	// PHP constants: "define\( *'(WP_DEBUG|WP_CACHE)'".
+	if m := defineKeysRe.FindStringSubmatch(p); m != nil {
+		return m[1]
+	}
+	return p
 }
+
+var defineKeysRe = regexp.MustCompile(`^define\\?\((?: \*|\\s\*)?['"]?\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?['"]?$`)
 
 var yamlKeysRe = regexp.MustCompile(`^\^(?:\\s[*+]|\[\[:space:\]\][*+]| [*+])?\\?\(([A-Za-z_][A-Za-z0-9_]*(?:\\?\|[A-Za-z_][A-Za-z0-9_]*)*)\\?\):$`)
 

@@ -1551,7 +1551,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 			w.composeUp(name, args.fields[1:], c)
 		}
-	case name == "pct" || name == "qm" || name == "lxc" || name == "incus" || name == "multipass" || name == "lxc-attach" || name == "nomad":
+	case name == "pct" || name == "qm" || name == "lxc" || name == "incus" || name == "multipass" || name == "lxc-attach" || name == "nomad" || name == "prlctl":
 		// A command run inside a guest or an allocation ("pct exec 205
 		// -- bash -c ...", "qm guest exec 101 -- cat /etc/shadow",
 		// "nomad alloc exec -task web ID sh -c ...") is that command.
@@ -3655,7 +3655,7 @@ func guestExec(prog string, f []string) []string {
 		if i := skipOptions(g, 0, nomadExecValued); i+1 < len(g) {
 			return g[i+1:]
 		}
-	case (prog == "pct" || prog == "lxc" || prog == "incus" || prog == "multipass") && len(f) > 1 && f[0] == "exec":
+	case (prog == "pct" || prog == "lxc" || prog == "incus" || prog == "multipass" || prog == "prlctl") && len(f) > 1 && f[0] == "exec":
 		return afterGuest(f[1:])
 	}
 	return nil
