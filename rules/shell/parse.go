@@ -180,13 +180,15 @@ func (w *walker) script(src string, c ctx) error {
 			src = clean
 		}
 	}
-	if !strings.Contains(src, "iskpart") && !strings.Contains(src, "ISKPART") {
-		// (Most scripts: skip the regexp.)
-	} else if m := diskpartPipeRe.FindStringSubmatch(src); m != nil {
+	if strings.Contains(src, "iskpart") || strings.Contains(src, "ISKPART") {
 		// "select disk 0`nclean" | diskpart: the script diskpart reads
-		// is the text piped in, however it is written.
-		if producer := strings.NewReplacer("`n", "\n", "`r", "", "\\n", "\n", "\n", "\n").Replace(m[1]); diskpartWipeRe.MatchString(strings.NewReplacer(`"`, "\n", "'", "\n", ",", "\n").Replace(producer)) {
-			w.emit(newRaw([]string{"wipefs", "-a", "/dev/windows-volume"}), c.with("diskpart stdin"), stdinInfo{})
+		// is the text piped in, however it is written. (The cheap test
+		// first: most scripts never name diskpart.)
+		if m := diskpartPipeRe.FindStringSubmatch(src); m != nil {
+			producer := strings.NewReplacer("`n", "\n", "`r", "", "\\n", "\n").Replace(m[1])
+			if diskpartWipeRe.MatchString(strings.NewReplacer(`"`, "\n", "'", "\n", ",", "\n").Replace(producer)) {
+				w.emit(newRaw([]string{"wipefs", "-a", "/dev/windows-volume"}), c.with("diskpart stdin"), stdinInfo{})
+			}
 		}
 	}
 	if strings.Contains(src, " & ") && cmdLineRe.MatchString(src) {
