@@ -813,8 +813,6 @@ func readPaths(v *cmdView, from string) []string {
 				skip[i+1] = true
 			}
 		}
-	}
-	switch v.c.Name {
 	case "scp", "sftp", "ssh", "rsync":
 		// -i KEY is the identity the tool authenticates with, not data
 		// it reads out.
@@ -1150,7 +1148,7 @@ var keyNamePatternRe = regexp.MustCompile(`^\^(\[[^\]]*\]|\\w|\[\[:(alnum|alpha|
 // "NODE_ENV\|PORT"), and secretNameRe a name that may hold a secret.
 var (
 	settingNameRe  = refilter.MustCompile(`^\^?[A-Za-z_][A-Za-z0-9_]*(?:(?:\\\||\|)\^?[A-Za-z_][A-Za-z0-9_]*)*$`)
-	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|ZONE|CLUSTER|NAMESPACE|STAGE|TIER|EDIT|MODS|SSL|ADMIN|REVISIONS|CRON|MULTISITE|HOME|SITEURL|AUTOSAVE|WAREHOUSE|TARGET|SCHEMA|ROLE|THREADS)$`)
+	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|ZONE|CLUSTER|NAMESPACE|STAGE|TIER|EDIT|MODS|SSL|ADMIN|REVISIONS|CRON|MULTISITE|HOME|SITEURL|AUTOSAVE|WAREHOUSE|TARGET|SCHEMA|ROLE)$`)
 	secretNameRe   = refilter.MustCompile(`(?i)pass|secret|token|key|salt|auth|cred|private|cert|dsn|database_url|_url$|^url$|uri|conn|session|cookie|signing|api|access|jwt|otp|pin$|hash|nonce|webhook|seed|mnemonic`)
 )
 
