@@ -152,10 +152,16 @@ func (v *cmdView) np(p string) string {
 			n = normPath(nd + "/" + n)
 		}
 	}
+	return v.remember(p, n)
+}
+
+// remember caches a normalised path under key; most commands name no
+// path, so the map is made on first use.
+func (v *cmdView) remember(key, n string) string {
 	if v.norm == nil {
 		v.norm = make(map[string]string, 4)
 	}
-	v.norm[p] = n
+	v.norm[key] = n
 	return n
 }
 
@@ -201,12 +207,7 @@ func (v *cmdView) npRead(p string) string {
 	if r, ok := v.norm[key]; ok {
 		return r
 	}
-	r := normPath(normPath(d) + "/" + n)
-	if v.norm == nil {
-		v.norm = make(map[string]string, 4)
-	}
-	v.norm[key] = r
-	return r
+	return v.remember(key, normPath(normPath(d)+"/"+n))
 }
 
 // hasFlag checks an alternation "r|R|recursive".
