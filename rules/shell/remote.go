@@ -2,6 +2,7 @@ package shell
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -40,13 +41,11 @@ func remoteShells(name string, f []string) []string {
 	case "acli":
 		// Acquia's CLI: "acli remote:ssh ALIAS -- CMD" runs CMD on the
 		// environment, "acli remote:drush ALIAS -- ARGS" runs drush there.
-		if len(f) >= 3 && (f[0] == "remote:ssh" || f[0] == "ssh") {
-			if i := indexOf(f, "--"); i >= 0 && i+1 < len(f) {
+		if i := slices.Index(f, "--"); len(f) >= 3 && i >= 0 && i+1 < len(f) {
+			switch f[0] {
+			case "remote:ssh", "ssh":
 				return []string{strings.Join(f[i+1:], " ")}
-			}
-		}
-		if len(f) >= 3 && (f[0] == "remote:drush" || f[0] == "drush") {
-			if i := indexOf(f, "--"); i >= 0 && i+1 < len(f) {
+			case "remote:drush", "drush":
 				return []string{"drush " + strings.Join(f[i+1:], " ")}
 			}
 		}
@@ -54,7 +53,7 @@ func remoteShells(name string, f []string) []string {
 		// Pantheon's CLI: "terminus drush SITE.ENV -- ARGS" and
 		// "terminus wp SITE.ENV -- ARGS" run there.
 		if len(f) >= 3 && (f[0] == "drush" || f[0] == "wp" || f[0] == "remote:drush" || f[0] == "remote:wp") {
-			if i := indexOf(f, "--"); i >= 0 && i+1 < len(f) {
+			if i := slices.Index(f, "--"); i >= 0 && i+1 < len(f) {
 				return []string{strings.TrimPrefix(f[0], "remote:") + " " + strings.Join(f[i+1:], " ")}
 			}
 		}
@@ -236,14 +235,4 @@ func kubectlRunHostPaths(f []string) []string {
 		return nil
 	}
 	return cmds[0]
-}
-
-// indexOf is the index of the first word equal to w, or -1.
-func indexOf(f []string, w string) int {
-	for i, x := range f {
-		if x == w {
-			return i
-		}
-	}
-	return -1
 }
