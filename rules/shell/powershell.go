@@ -1014,19 +1014,19 @@ func (w *walker) psStmt(text string, c ctx) bool {
 		}
 		return true
 	}
-	if m := psAssignRe.FindStringSubmatch(text); m != nil && psLiteralItemsRe.MatchString(m[3]) && len(psQuotedRe.FindAllString(m[3], 2)) == 2 {
-		// $paths = 'C:\a', 'C:\b': an array of strings.
-		var items []string
-		for _, it := range psQuotedRe.FindAllString(m[3], -1) {
-			items = append(items, it[1:len(it)-1])
-		}
-		w.st.setArray(m[2], items)
-		r := newRaw([]string{AssignName, m[2] + "=(" + strings.Join(items, " ") + ")"})
-		r.text = text
-		w.record(r, AssignName, c, stdinInfo{})
-		return true
-	}
 	if m := psAssignRe.FindStringSubmatch(text); m != nil {
+		if psLiteralItemsRe.MatchString(m[3]) && len(psQuotedRe.FindAllString(m[3], 2)) == 2 {
+			// $paths = 'C:\a', 'C:\b': an array of strings.
+			var items []string
+			for _, it := range psQuotedRe.FindAllString(m[3], -1) {
+				items = append(items, it[1:len(it)-1])
+			}
+			w.st.setArray(m[2], items)
+			r := newRaw([]string{AssignName, m[2] + "=(" + strings.Join(items, " ") + ")"})
+			r.text = text
+			w.record(r, AssignName, c, stdinInfo{})
+			return true
+		}
 		if strings.HasPrefix(strings.ToLower(m[3]), "join-path ") {
 			m[3] = "(" + m[3] + ")" // a command whose value is computable
 		}
