@@ -167,6 +167,13 @@ func (r *Regexp) Literals() ([]string, bool) {
 	return r.lits, r.fold
 }
 
+// MayMatch reports whether s contains one of the literals every match
+// must contain: false means MatchString(s) is false. A caller with
+// several conditions runs the cheap filters of all of them before any
+// regexp: a long pattern whose literal is in the text can cost
+// microseconds, while another condition's filter would have failed.
+func (r *Regexp) MayMatch(s string) bool { return r.mayMatch(s) }
+
 // mayMatch reports whether s contains one of the literals, so that the
 // regexp can match at all.
 func (r *Regexp) mayMatch(s string) bool {

@@ -29,6 +29,97 @@ type cmdView struct {
 	// listingText caches cloudListing (listingDone: computed).
 	listingText string
 	listingDone bool
+	// has are the view's features (viewHas*), hasOK once computed.
+	has   uint8
+	hasOK bool
+}
+
+// Features a matcher may need a command to have. Most commands have none
+// of them, and about forty matchers apply to every program (the sensitive
+// writes, the notes, the pipe-to-shell sources): one mask test turns
+// them away before any condition is evaluated.
+const (
+	viewHasWrites   uint8 = 1 << iota // a known path the command writes
+	viewHasCode                       // code from somewhere (CodeFrom)
+	viewHasArgsFrom                   // arguments from a command's output
+	viewHasStdin                      // stdin from a command or a known text
+	viewHasNotes                      // walker notes
+	viewHasVia                        // reached through a program or a wrapper
+	viewHasNext                       // a later pipeline stage reads its output
+	viewHasEnv                        // environment assignments
+)
+
+// needs is the feature mask without which m cannot match: each bit
+// stands for a condition of matchCommandIndexed that fails when the
+// feature is absent.
+func (m *Matcher) needs() uint8 {
+	var n uint8
+	if len(m.Writes) > 0 {
+		n |= viewHasWrites
+	}
+	if len(m.CodeFrom) > 0 {
+		n |= viewHasCode
+	}
+	if len(m.ArgsFrom) > 0 {
+		n |= viewHasArgsFrom
+	}
+	if len(m.StdinFrom) > 0 || m.StdinRe != "" {
+		n |= viewHasStdin
+	}
+	if len(m.Notes) > 0 {
+		n |= viewHasNotes
+	}
+	if len(m.Via) > 0 {
+		n |= viewHasVia
+	}
+	if m.IntoRe != "" {
+		n |= viewHasNext
+	}
+	if m.EnvRe != "" {
+		n |= viewHasEnv
+	}
+	return n
+}
+
+// features computes (once) the view's feature mask.
+func (v *cmdView) features() uint8 {
+	if v.hasOK {
+		return v.has
+	}
+	c := v.c
+	var h uint8
+	if !v.wrOK {
+		v.wrote, v.wrOK = writePaths(v), true
+	}
+	for _, p := range v.wrote {
+		if p != "" && !shell.Unknown(p) {
+			h |= viewHasWrites
+			break
+		}
+	}
+	if len(c.CodeFrom) > 0 {
+		h |= viewHasCode
+	}
+	if len(c.ArgsFrom) > 0 {
+		h |= viewHasArgsFrom
+	}
+	if len(c.Stdin) > 0 || c.StdinText != "" {
+		h |= viewHasStdin
+	}
+	if len(c.Notes) > 0 {
+		h |= viewHasNotes
+	}
+	if len(c.Via) > 0 || len(c.Wrappers) > 0 {
+		h |= viewHasVia
+	}
+	if v.next != nil && v.next != v {
+		h |= viewHasNext
+	}
+	if len(c.Env) > 0 {
+		h |= viewHasEnv
+	}
+	v.has, v.hasOK = h, true
+	return h
 }
 
 func newView(c *shell.Command) *cmdView {
@@ -265,6 +356,9 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	if len(m.paths) > 0 {
 		return res, false
 	}
+	if m.need != 0 && m.need&^v.features() != 0 {
+		return res, false
+	}
 	if !byName && len(m.programs) > 0 && !anyGlob(m.programs, c.Name) {
 		return res, false
 	}
@@ -309,6 +403,11 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 		if anyGlob(m.argsNone, a) {
 			return res, false
 		}
+	}
+	// Both patterns' literal filters before either pattern runs (see
+	// refilter.MayMatch).
+	if m.argsRe != nil && !m.argsRe.MayMatch(v.str) || m.textRe != nil && !textMayMatch(m.textRe, v) {
+		return res, false
 	}
 	if m.argsRe != nil && !m.argsRe.MatchString(v.str) {
 		return res, false
@@ -478,6 +577,21 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 		res.matched = withCodeSource(c, v.str)
 	}
 	return res, true
+}
+
+// textMayMatch is the literal filter of a text_regex over every text the
+// condition reads (kept in step with matchCommandIndexed).
+func textMayMatch(re *refilter.Regexp, v *cmdView) bool {
+	c := v.c
+	if re.MayMatch(c.Text) || re.MayMatch(v.str) || c.Host != "" && re.MayMatch(c.Host) {
+		return true
+	}
+	for _, t := range c.ValueFrom {
+		if re.MayMatch(t) {
+			return true
+		}
+	}
+	return len(c.ArgsFrom) > 0 && re.MayMatch(selectingListing(c.ArgsFrom))
 }
 
 // withCodeSource shows where the code a command ran came from: "curl -fsSL

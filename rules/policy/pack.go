@@ -164,6 +164,10 @@ type Matcher struct {
 	targets, except, reads, writes, paths                                                                               []*glob
 	programs, subcmd                                                                                                    []*glob
 	argsAny, argsNone, via, notVia, dirNot, dir                                                                         []*glob
+
+	// need are the view features (viewHas*) the matcher cannot hold
+	// without, set by compile.
+	need uint8
 }
 
 //go:embed packs/*.yaml
@@ -498,6 +502,7 @@ func (m *Matcher) compile(strict bool) error {
 	if m.Empty() {
 		return errors.New("matcher has no condition")
 	}
+	m.need = m.needs()
 	return nil
 }
 
