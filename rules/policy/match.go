@@ -1062,6 +1062,15 @@ func (m *Matcher) readHit(v *cmdView) bool {
 		return false
 	}
 	switch v.c.Name {
+	case "cp", "install":
+		// "cp -p /srv/traefik/acme.json /backup/traefik/acme-$(date
+		// +%F).json": a copy kept in the machine's backup tree, where
+		// it stays on the machine; nothing reaches the output.
+		if n := len(v.pos); n >= 2 && !shell.StartsUnknown(v.pos[n-1]) && backupTreeRe.MatchString(v.np(shell.Placeholder(v.pos[n-1], "x"))) {
+			return false
+		}
+	}
+	switch v.c.Name {
 	case "cp", "mv", "install", "ln":
 		// "cp .env .env.backup": a backup beside the original that keeps
 		// a secret's name is guarded like it; nothing reaches the output.
@@ -1220,8 +1229,10 @@ var (
 )
 
 // yamlKeysPattern reads a grep pattern for indented YAML keys,
-// "^\s+(target|threads|warehouse):", as the names it selects,
-// "target|threads|warehouse"; any other pattern is returned as is.
+// "^\s+(target|threads|warehouse):", or for settings at the start of a
+// line, "^(concurrent|check_interval)" (TOML, INI), as the names it
+// selects, "target|threads|warehouse"; any other pattern is returned as
+// is.
 func yamlKeysPattern(p string) string {
 	if m := yamlKeysRe.FindStringSubmatch(p); m != nil {
 		return m[1]
@@ -1235,7 +1246,7 @@ func yamlKeysPattern(p string) string {
 
 var defineKeysRe = regexp.MustCompile(`^define\\?\((?: \*|\\s\*)?['"]?\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?['"]?$`)
 
-var yamlKeysRe = regexp.MustCompile(`^\^(?:\\s[*+]|\[\[:space:\]\][*+]| [*+])?\\?\(([A-Za-z_][A-Za-z0-9_]*(?:\\?\|[A-Za-z_][A-Za-z0-9_]*)*)\\?\):$`)
+var yamlKeysRe = regexp.MustCompile(`^\^(?:\\s[*+]|\[\[:space:\]\][*+]| [*+])?\\?\(([A-Za-z_][A-Za-z0-9_]*(?:\\?\|[A-Za-z_][A-Za-z0-9_]*)*)\\?\)(?::| ?=|\\s\*=|\\b)?$`)
 
 // keyNamesGrep: "grep -oE '^[a-z_]+:' secrets.yaml" prints only the
 // part of each line before its ":" or "=", the names, whatever the file.
@@ -1263,7 +1274,7 @@ var keyNamePatternRe = regexp.MustCompile(`^\^(\[[^\]]*\]|\\w|\[\[:(alnum|alpha|
 // "NODE_ENV\|PORT"), and secretNameRe a name that may hold a secret.
 var (
 	settingNameRe  = refilter.MustCompile(`^\^?[A-Za-z_][A-Za-z0-9_]*(?:(?:\\\||\|)\^?[A-Za-z_][A-Za-z0-9_]*)*$`)
-	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|ZONE|CLUSTER|NAMESPACE|STAGE|TIER|EDIT|MODS|SSL|ADMIN|REVISIONS|CRON|MULTISITE|HOME|SITEURL|AUTOSAVE|WAREHOUSE|TARGET|SCHEMA|ROLE)$`)
+	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|CONCURRENT|ZONE|CLUSTER|NAMESPACE|STAGE|TIER|EDIT|MODS|SSL|ADMIN|REVISIONS|CRON|MULTISITE|HOME|SITEURL|AUTOSAVE|WAREHOUSE|TARGET|SCHEMA|ROLE)$`)
 	secretNameRe   = refilter.MustCompile(`(?i)pass|secret|token|key|salt|auth|cred|private|cert|dsn|database_url|_url$|^url$|uri|conn|session|cookie|signing|api|access|jwt|otp|pin$|hash|nonce|webhook|seed|mnemonic`)
 )
 
@@ -1339,6 +1350,10 @@ func namedSettingsGrep(v *cmdView) bool {
 	}
 	return true
 }
+
+// backupTreeRe is a machine's own backup tree, at the top of the file
+// system (/backup, /var/backups, /srv/backups).
+var backupTreeRe = refilter.MustCompile(`^/((var|srv|mnt|data|opt)/)?backups?(/|$)`)
 
 // singleClassRe is a glob character class of one character ([e]).
 var singleClassRe = refilter.MustCompile(`\[([^\]^!\\])\]`)

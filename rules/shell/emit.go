@@ -1103,8 +1103,10 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		}
 		for i, a := range args.fields {
 			if (a == "-a" || a == "--args") && i+1 < len(args.fields) {
+				cc := c.with("ansible " + module)
+				cc.host = ansibleHosts(args.fields)
 				for _, line := range ansibleModuleCommands(module, args.fields[i+1]) {
-					w.sub(line, c.with("ansible "+module), nil)
+					w.sub(line, cc, nil)
 				}
 			}
 		}
@@ -3512,6 +3514,40 @@ func adbShell(f []string) string {
 // call given as "key=value" arguments: the command of shell, command,
 // raw and script, and for the other modules what ansibleModuleArgs
 // reads.
+// ansibleHosts is where an ad-hoc "ansible PATTERN -i INVENTORY ..."
+// runs, as the rules read a remote host: the host pattern with the
+// inventory and --limit, whose names say which environment it is
+// ("-i inventory/prod swarm").
+func ansibleHosts(f []string) string {
+	// Options of ansible that take a value.
+	valued := map[string]bool{"-i": true, "--inventory": true, "--inventory-file": true, "-l": true, "--limit": true,
+		"-m": true, "--module-name": true, "-a": true, "--args": true, "-u": true, "--user": true, "-e": true, "--extra-vars": true,
+		"-f": true, "--forks": true, "-M": true, "--module-path": true, "-T": true, "--timeout": true, "-B": true, "--background": true,
+		"-P": true, "--poll": true, "--become-user": true, "--become-method": true, "--private-key": true, "--key-file": true,
+		"-c": true, "--connection": true, "--vault-password-file": true, "--vault-id": true, "-t": true, "--tree": true}
+	var parts []string
+	pattern := ""
+	for i := 0; i < len(f); i++ {
+		a := f[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		switch {
+		case valued[name] && strings.HasPrefix(a, "-"):
+			if !hasVal && i+1 < len(f) {
+				i++
+				val = f[i]
+			}
+			switch name {
+			case "-i", "--inventory", "--inventory-file", "-l", "--limit":
+				parts = append(parts, val)
+			}
+		case strings.HasPrefix(a, "-"):
+		case pattern == "":
+			pattern = a
+		}
+	}
+	return strings.Join(append([]string{pattern}, parts...), " ")
+}
+
 func ansibleModuleCommands(module, args string) []string {
 	module = strings.TrimPrefix(module, "ansible.builtin.")
 	module = strings.TrimPrefix(module, "ansible.legacy.")

@@ -472,24 +472,25 @@ var (
 // or destroys, within its first few lines.
 var sdkDestroyAllRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destroy)\(\)\s+for\s+\w+\s+in\s+[^\]\n]*\.(?:all|auto_paging_iter)\(\)|\bfor\s+\w+\s+in\s+[^\n:]*(?:\.(?:all|auto_paging_iter)\(\)|\biter_all\([^()\n]*\))\s*:[ \t]*\n(?:[ \t]+[^\n]*\n){0,3}?[ \t]+[\w.]*(?:\(\)\.)?(?:delete|terminate|destroy|rdelete)\([^()\n]*\)`)
 
-// sdkLoopDeleteRe: a Python or JavaScript loop over an API listing whose
+// sdkLoopDeleteRe: a Python or JavaScript loop over an API listing (a
+// search cluster's _cat/indices among them) whose
 // body, within a few lines and with no "if" before it, deletes,
 // archives, cancels, refunds or purges the item.
 // sdkCompDeleteRe is a list comprehension deleting every item of a
 // call's result, unfiltered.
 var sdkCompDeleteRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destroy|archive|purge)\(\)\s+for\s+\w+\s+in\s+[^\]\n]*\)\s*\]`)
 
-var sdkLoopDeleteRe = refilter.MustCompile(`\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+[^\n]*?(?:\.list\w*\(|\blist_\w+\(|\.all\(|auto_paging_iter|\biter_\w+\(|\.search\w*\(|search_issues|\bget_(?:all|repos|issues|projects|members|users|contacts|companies|deals|records)\(|\.query\(|paginat\w*|\.fetch\w*\()[^\n]*:[ \t]*\n(?:[ \t]+(?:[^i\s][^\n]*|i[^f\n][^\n]*)?\n){0,4}?[ \t]+[^\n]*(?:\.(?:delete|destroy|archive|cancel|purge|hard_delete|permanently_delete|batch_delete)\w*\(|\bdelete_\w+\(|\bchat_delete\(|\bRefund\.create\(|\.update\([^)\n]*\b(?:archived|in_trash)\s*=\s*True)|\bbatch_delete\(\s*\[[^\]\n]*\bfor\s+\w+\s+in\s+[^\]\n]*\.(?:all|list\w*)\(|\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+\w+\s+of\s+[^)]*\)\s*\{?[^\n{}]*\.(?:delete|destroy|del|archive|remove|cancel)\w*\(`)
+var sdkLoopDeleteRe = refilter.MustCompile(`\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+[^\n]*?(?:\.list\w*\(|\.cat\.(?:indices|aliases)\(|\blist_\w+\(|\.all\(|auto_paging_iter|\biter_\w+\(|\.search\w*\(|search_issues|\bget_(?:all|repos|issues|projects|members|users|contacts|companies|deals|records)\(|\.query\(|paginat\w*|\.fetch\w*\()[^\n]*:[ \t]*\n(?:[ \t]+(?:[^i\s][^\n]*|i[^f\n][^\n]*)?\n){0,4}?[ \t]+[^\n]*(?:\.(?:delete|destroy|archive|cancel|purge|hard_delete|permanently_delete|batch_delete)\w*\(|\bdelete_\w+\(|\bchat_delete\(|\bRefund\.create\(|\.update\([^)\n]*\b(?:archived|in_trash)\s*=\s*True)|\bbatch_delete\(\s*\[[^\]\n]*\bfor\s+\w+\s+in\s+[^\]\n]*\.(?:all|list\w*)\(|\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+\w+\s+of\s+[^)]*\)\s*\{?[^\n{}]*\.(?:delete|destroy|del|archive|remove|cancel)\w*\(`)
 
 // listedVarRe is a variable assigned an API listing ("runs =
 // api.runs(...)", "issues = jira.search_issues(...)"); sdkLoopVarRe a
 // loop over a variable whose body deletes within a few lines.
 var (
-	listedVarRe  = refilter.MustCompile(`(?m)^[ \t]*(\w+)\s*=\s*[^\n]*(?:\.list\w*\(|\blist_\w+\(|\.all\(|\.runs\(|\.search\w*\(|search_issues|\bget_(?:repos|issues|projects|members|users|contacts|companies|deals|records)\(|\.query\(|paginat\w*)`)
+	listedVarRe  = refilter.MustCompile(`(?m)^[ \t]*(\w+)\s*=\s*[^\n]*(?:\.list\w*\(|\.cat\.(?:indices|aliases)\(|\blist_\w+\(|\.all\(|\.runs\(|\.search\w*\(|search_issues|\bget_(?:repos|issues|projects|members|users|contacts|companies|deals|records)\(|\.query\(|paginat\w*)`)
 	sdkLoopVarRe = refilter.MustCompile(`\bfor\s+\w+\s+in\s+(\w+)(?:\[[^\]\n]*\])?\s*:[ \t]*\n(?:[ \t]+(?:[^i\s][^\n]*|i[^f\n][^\n]*)?\n){0,4}?[ \t]+[^\n]*(?:\.(?:delete|destroy|archive|cancel|purge|hard_delete|permanently_delete)\w*\(|\bdelete_\w+\(|\.update\([^)\n]*\b(?:archived|in_trash)\s*=\s*True)`)
 	// sdkClientRe: a SaaS or cloud client built from its library, whose
 	// credentials it finds itself (wandb.Api(), Jira(...)).
-	sdkClientRe = refilter.MustCompile(`\b(?:wandb\.Api|JIRA|Jira|Confluence|Github|Gitlab|gitlab\.Gitlab|WebClient|Client|HubSpot|Zenpy|Salesforce)\(`)
+	sdkClientRe = refilter.MustCompile(`\b(?:wandb\.Api|JIRA|Jira|Confluence|Github|Gitlab|gitlab\.Gitlab|WebClient|Client|HubSpot|Zenpy|Salesforce|Elasticsearch|OpenSearch)\(`)
 )
 
 // listedVarLoopDelete finds a loop deleting the items of a variable that
