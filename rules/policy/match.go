@@ -15,15 +15,18 @@ import (
 // cmdView is a command with its flags and operands split out once, so
 // every rule reads the same view.
 type cmdView struct {
-	c     *shell.Command
-	norm  map[string]string // normPath cache
-	reads map[string][]string
-	wrote []string
-	wrOK  bool
-	flags map[string]bool
-	pos   []string // operands, in order
-	posIx []int    // their indexes into c.Args
-	str   string
+	c    *shell.Command
+	norm map[string]string // normPath cache
+	// reads caches readPaths per read_from value (readFromSlot): a map
+	// per view was a tenth of what a check allocated.
+	reads   [4][]string
+	readsOK [4]bool
+	wrote   []string
+	wrOK    bool
+	flags   map[string]bool
+	pos     []string // operands, in order
+	posIx   []int    // their indexes into c.Args
+	str     string
 	// next is the pipeline stage reading this command's output, if any.
 	next *cmdView
 	// listingText caches cloudListing (listingDone: computed).
@@ -1108,13 +1111,11 @@ func (m *Matcher) readHit(v *cmdView) bool {
 			}
 		}
 	}
-	rp, ok := v.reads[m.ReadFrom]
-	if !ok {
+	k := readFromSlot(m.ReadFrom)
+	rp := v.reads[k]
+	if !v.readsOK[k] {
 		rp = readPaths(v, m.ReadFrom)
-		if v.reads == nil {
-			v.reads = map[string][]string{}
-		}
-		v.reads[m.ReadFrom] = rp
+		v.reads[k], v.readsOK[k] = rp, true
 	}
 	for _, p := range rp {
 		if p == "" {
@@ -1349,6 +1350,19 @@ func namedSettingsGrep(v *cmdView) bool {
 		}
 	}
 	return true
+}
+
+// readFromSlot numbers the read_from values the pack loader accepts.
+func readFromSlot(from string) int {
+	switch from {
+	case "any":
+		return 1
+	case "args":
+		return 2
+	case "stdin":
+		return 3
+	}
+	return 0
 }
 
 // backupTreeRe is a machine's own backup tree, at the top of the file
