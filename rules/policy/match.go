@@ -1521,7 +1521,7 @@ func (m *Matcher) writeHit(v *cmdView) bool {
 		}
 		np := v.np(p)
 		if anyGlob(m.writes, np) && !anyGlob(m.except, np) {
-			if m.contentRe != nil && !m.contentRe.MatchString(writtenText(v)) {
+			if m.contentRe != nil && !m.contentRe.MatchString(writtenText(v)) || m.contentNotRe != nil && m.contentNotRe.MatchString(writtenText(v)) {
 				continue
 			}
 			return true
@@ -1794,7 +1794,7 @@ func (m *Matcher) matchFile(p, np, access, content string) (matchResult, bool) {
 	if !anyGlob(m.paths, np) || anyGlob(m.except, np) {
 		return res, false
 	}
-	if m.contentRe != nil && !m.contentRe.MatchString(content) {
+	if m.contentRe != nil && !m.contentRe.MatchString(content) || m.contentNotRe != nil && m.contentNotRe.MatchString(content) {
 		return res, false
 	}
 	res.matched = access + " " + p

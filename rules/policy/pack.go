@@ -152,6 +152,10 @@ type Matcher struct {
 	Paths     []string `yaml:"paths"`
 	Access    string   `yaml:"access"`
 	ContentRe string   `yaml:"content_regex"`
+	// ContentNotRe: with writes or paths, a write whose text matches
+	// does not count (an authorized_keys line whose forced command is a
+	// backup server's opens no shell).
+	ContentNotRe string `yaml:"content_not_regex"`
 	// IntoNotRe: the matcher does not hold when the command's output is
 	// piped into a stage matching this ("| jq keys", "| wc -l": what is
 	// printed is a count or the names, not the secret).
@@ -160,10 +164,10 @@ type Matcher struct {
 	// ("gcloud auth print-access-token | curl -d @- URL").
 	IntoRe string `yaml:"into_regex"`
 
-	argsRe, argsNotRe, textRe, textNotRe, contentRe, stdinRe, stdinNotRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
-	targets, except, reads, writes, paths                                                                               []*glob
-	programs, subcmd                                                                                                    []*glob
-	argsAny, argsNone, via, notVia, dirNot, dir                                                                         []*glob
+	argsRe, argsNotRe, textRe, textNotRe, contentRe, contentNotRe, stdinRe, stdinNotRe, envNotRe, envRe, unknownRe, intoNotRe, intoRe *refilter.Regexp
+	targets, except, reads, writes, paths                                                                                             []*glob
+	programs, subcmd                                                                                                                  []*glob
+	argsAny, argsNone, via, notVia, dirNot, dir                                                                                       []*glob
 
 	// need are the view features (viewHas*) the matcher cannot hold
 	// without, set by compile.
@@ -444,6 +448,12 @@ func (m *Matcher) compile(strict bool) error {
 	}
 	if m.contentRe, err = re(m.ContentRe); err != nil {
 		return err
+	}
+	if m.contentNotRe, err = re(m.ContentNotRe); err != nil {
+		return err
+	}
+	if m.contentNotRe != nil && len(m.Writes)+len(m.Paths) == 0 {
+		return errors.New("content_not_regex needs writes or paths")
 	}
 	if m.stdinRe, err = re(m.StdinRe); err != nil {
 		return err

@@ -67,3 +67,26 @@ func TestBadPatternLines(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestContentNotRegexNeedsWrites: content_not_regex only qualifies a
+// write, so a matcher with nothing written is refused at load, at its
+// rule's line.
+func TestContentNotRegexNeedsWrites(t *testing.T) {
+	src := "name: x\nrules:\n  - id: A\n    severity: low\n    category: ASI02\n    action: warn\n    reason: r\n    tools: [terminal]\n    match:\n      - programs: [ls]\n        content_not_regex: 'x'\n"
+	_, err := Load("bad.yaml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "bad.yaml:3: rule A: match 1: content_not_regex needs writes or paths") {
+		t.Fatalf("got %v", err)
+	}
+	ok := strings.Replace(src, "programs: [ls]", "writes: [\"~/.ssh/authorized_keys\"]", 1)
+	p, err := Load("good.yaml", []byte(ok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(p)
+	if d := e.CheckCommand("echo 'x ssh-ed25519 AAAA k' >> ~/.ssh/authorized_keys"); d.Decision != "allow" {
+		t.Fatalf("a write whose text matches content_not_regex: %s", d.Decision)
+	}
+	if d := e.CheckCommand("echo 'ssh-ed25519 AAAA k' >> ~/.ssh/authorized_keys"); d.Decision != "warn" {
+		t.Fatalf("a write whose text does not match: %s", d.Decision)
+	}
+}

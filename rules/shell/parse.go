@@ -218,7 +218,10 @@ func (w *walker) script(src string, c ctx) error {
 		// first: most scripts never name diskpart.)
 		if m := diskpartPipeRe.FindStringSubmatch(src); m != nil {
 			producer := strings.NewReplacer("`n", "\n", "`r", "", "\\n", "\n").Replace(m[1])
-			if diskpartWipeRe.MatchString(strings.NewReplacer(`"`, "\n", "'", "\n", ",", "\n").Replace(producer)) {
+			// Quoted lines, array items, or a group of echos:
+			// "(echo select disk 0 & echo clean) | diskpart".
+			producer = strings.NewReplacer(`"`, "\n", "'", "\n", ",", "\n", "&", "\n", ";", "\n", "(", "\n", ")", "\n").Replace(producer)
+			if diskpartWipeRe.MatchString(echoLineRe.ReplaceAllString(producer, "")) {
 				w.emit(newRaw([]string{"wipefs", "-a", "/dev/windows-volume"}), c.with("diskpart stdin"), stdinInfo{})
 			}
 		}
@@ -298,6 +301,10 @@ func (w *walker) script(src string, c ctx) error {
 }
 
 // diskpartPipeRe is text piped into diskpart: its script.
+// echoLineRe is an echo at the start of a line, as cmd.exe and shells
+// write the lines they pipe into a program.
+var echoLineRe = refilter.MustCompile(`(?im)^[ \t]*@?echo\.?[ \t]+`)
+
 var diskpartPipeRe = refilter.MustCompile(`(?is)^(.*)\|\s*diskpart(?:\.exe)?\s*$`)
 
 // psObjectStageRe is a pipeline stage that only PowerShell has.

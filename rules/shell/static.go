@@ -553,6 +553,35 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 				w.st.DownloadDir(dir, from)
 			}
 		}
+	case "fetch":
+		// FreeBSD's fetch: "-o FILE" (also in a cluster, "-qo FILE"),
+		// else the URL's last element; "-o -" is standard output.
+		out := ""
+		for i := 0; i < len(a); i++ {
+			x := a[i]
+			if len(x) < 2 || x[0] != '-' || x[1] == '-' {
+				if v, ok := strings.CutPrefix(x, "--output="); ok {
+					out = v
+				}
+				continue
+			}
+			if k := strings.IndexByte(x, 'o'); k > 0 && strings.IndexAny(x[1:k], "iNSTB") < 0 {
+				if k < len(x)-1 {
+					out = x[k+1:]
+				} else if i+1 < len(a) {
+					out = a[i+1]
+					i++
+				}
+			}
+		}
+		if out == "" {
+			if u := lastURL(a); u != "" {
+				out = urlBase(u)
+			}
+		}
+		if out != "" && out != "-" {
+			w.st.Download(out, c.String())
+		}
 	case "aria2c":
 		out, dir := "", ""
 		for i := 0; i < len(a); i++ {

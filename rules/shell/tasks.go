@@ -1748,6 +1748,10 @@ var udevRunRe = refilter.MustCompile(`\bRUN\{?[a-z]*\}?\s*\+?=\s*"([^"]+)"`)
 // user's spooled one, scripts cron or init run (/etc/cron.daily,
 // /etc/rc.local, /etc/init.d) or pbuilder runs in every build, and
 // udev rules' RUN commands. nil for any other file.
+// bsdPeriodicRe is a FreeBSD periodic(8) script: run daily, weekly or
+// monthly as root.
+var bsdPeriodicRe = refilter.MustCompile(`^(?:/usr/local)?/etc/periodic/(?:daily|weekly|monthly|security)/[^/]+$`)
+
 func ScheduledLines(p, content string) ([]string, string) {
 	p = CleanPath(p)
 	dir := path.Dir(p)
@@ -1772,7 +1776,9 @@ func ScheduledLines(p, content string) ([]string, string) {
 		}
 		return out, "crontab " + p
 	case dir == "/etc/cron.hourly" || dir == "/etc/cron.daily" || dir == "/etc/cron.weekly" || dir == "/etc/cron.monthly" ||
-		p == "/etc/rc.local" || dir == "/etc/init.d" || dir == "/etc/rc.d" || dir == "/etc/update-motd.d":
+		p == "/etc/rc.local" || dir == "/etc/init.d" || dir == "/etc/rc.d" || dir == "/etc/update-motd.d" ||
+		// FreeBSD's periodic(8) runs every script of these directories.
+		bsdPeriodicRe.MatchString(p):
 		return []string{content}, "scheduled script " + p
 	case sysvolScriptRe.MatchString(p):
 		// A Group Policy logon or startup script in SYSVOL: every user
