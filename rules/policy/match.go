@@ -52,36 +52,24 @@ const (
 	viewHasEnv                        // environment assignments
 )
 
+// bits packs conditions into a feature mask, the i-th condition being
+// bit i: the viewHas* constants, in their order.
+func bits(conds ...bool) uint8 {
+	var n uint8
+	for i, c := range conds {
+		if c {
+			n |= 1 << i
+		}
+	}
+	return n
+}
+
 // needs is the feature mask without which m cannot match: each bit
 // stands for a condition of matchCommandIndexed that fails when the
 // feature is absent.
 func (m *Matcher) needs() uint8 {
-	var n uint8
-	if len(m.Writes) > 0 {
-		n |= viewHasWrites
-	}
-	if len(m.CodeFrom) > 0 {
-		n |= viewHasCode
-	}
-	if len(m.ArgsFrom) > 0 {
-		n |= viewHasArgsFrom
-	}
-	if len(m.StdinFrom) > 0 || m.StdinRe != "" {
-		n |= viewHasStdin
-	}
-	if len(m.Notes) > 0 {
-		n |= viewHasNotes
-	}
-	if len(m.Via) > 0 {
-		n |= viewHasVia
-	}
-	if m.IntoRe != "" {
-		n |= viewHasNext
-	}
-	if m.EnvRe != "" {
-		n |= viewHasEnv
-	}
-	return n
+	return bits(len(m.Writes) > 0, len(m.CodeFrom) > 0, len(m.ArgsFrom) > 0, len(m.StdinFrom) > 0 || m.StdinRe != "",
+		len(m.Notes) > 0, len(m.Via) > 0, m.IntoRe != "", m.EnvRe != "")
 }
 
 // features computes (once) the view's feature mask.
@@ -90,39 +78,20 @@ func (v *cmdView) features() uint8 {
 		return v.has
 	}
 	c := v.c
-	var h uint8
 	if !v.wrOK {
 		v.wrote, v.wrOK = writePaths(v), true
 	}
+	writes := false
 	for _, p := range v.wrote {
 		if p != "" && !shell.Unknown(p) {
-			h |= viewHasWrites
+			writes = true
 			break
 		}
 	}
-	if len(c.CodeFrom) > 0 {
-		h |= viewHasCode
-	}
-	if len(c.ArgsFrom) > 0 {
-		h |= viewHasArgsFrom
-	}
-	if len(c.Stdin) > 0 || c.StdinText != "" {
-		h |= viewHasStdin
-	}
-	if len(c.Notes) > 0 {
-		h |= viewHasNotes
-	}
-	if len(c.Via) > 0 || len(c.Wrappers) > 0 {
-		h |= viewHasVia
-	}
-	if v.next != nil && v.next != v {
-		h |= viewHasNext
-	}
-	if len(c.Env) > 0 {
-		h |= viewHasEnv
-	}
-	v.has, v.hasOK = h, true
-	return h
+	v.has = bits(writes, len(c.CodeFrom) > 0, len(c.ArgsFrom) > 0, len(c.Stdin) > 0 || c.StdinText != "",
+		len(c.Notes) > 0, len(c.Via) > 0 || len(c.Wrappers) > 0, v.next != nil && v.next != v, len(c.Env) > 0)
+	v.hasOK = true
+	return v.has
 }
 
 func newView(c *shell.Command) *cmdView {
