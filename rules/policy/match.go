@@ -1207,11 +1207,39 @@ func yamlKeysPattern(p string) string {
 	if m := yamlKeysRe.FindStringSubmatch(p); m != nil {
 		return m[1]
 	}
+	if m := lineKeyRe.FindStringSubmatch(p); m != nil {
+		// "^remote:", "^DB_HOST=": one setting at the start of a line.
+		return m[1]
+	}
+	if strings.Contains(p, "(") {
+		// "DB_(NAME|USER|HOST)|table_prefix": the names it spells out.
+		if x := groupAltRe.ReplaceAllStringFunc(p, expandGroup); !strings.ContainsAny(x, "()") {
+			return x
+		}
+	}
 	// PHP constants: "define\( *'(WP_DEBUG|WP_CACHE)'".
 	if m := defineKeysRe.FindStringSubmatch(p); m != nil {
 		return m[1]
 	}
 	return p
+}
+
+// lineKeyRe is one setting name anchored at a line's start, followed by
+// its separator.
+var lineKeyRe = regexp.MustCompile(`^\^([A-Za-z_][A-Za-z0-9_.]*)(?::|=| ?=)?$`)
+
+// groupAltRe is a name with one group of alternatives in it:
+// DB_(NAME|USER).
+var groupAltRe = regexp.MustCompile(`([A-Za-z0-9_]*)\(([A-Za-z0-9_]+(?:\|[A-Za-z0-9_]+)*)\)([A-Za-z0-9_]*)`)
+
+// expandGroup writes a groupAltRe match as the names it stands for.
+func expandGroup(s string) string {
+	m := groupAltRe.FindStringSubmatch(s)
+	alts := strings.Split(m[2], "|")
+	for i, a := range alts {
+		alts[i] = m[1] + a + m[3]
+	}
+	return strings.Join(alts, "|")
 }
 
 var defineKeysRe = regexp.MustCompile(`^define\\?\((?: \*|\\s\*)?['"]?\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?['"]?$`)
@@ -1244,7 +1272,7 @@ var keyNamePatternRe = regexp.MustCompile(`^\^(\[[^\]]*\]|\\w|\[\[:(alnum|alpha|
 // "NODE_ENV\|PORT"), and secretNameRe a name that may hold a secret.
 var (
 	settingNameRe  = refilter.MustCompile(`^\^?[A-Za-z_][A-Za-z0-9_]*(?:(?:\\\||\|)\^?[A-Za-z_][A-Za-z0-9_]*)*$`)
-	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|CONCURRENT|ZONE|CLUSTER|NAMESPACE|STAGE|TIER|EDIT|MODS|SSL|ADMIN|REVISIONS|CRON|MULTISITE|HOME|SITEURL|AUTOSAVE|WAREHOUSE|TARGET|SCHEMA|ROLE)$`)
+	plainSettingRe = refilter.MustCompile(`(?i)(^|_)(ENV|ENVIRONMENT|PORT|HOST|HOSTNAME|DEBUG|LEVEL|LIMIT|CACHE|MODE|REGION|TIMEOUT|VERSION|LANG|LOCALE|TZ|SIZE|DIR|PATH|WORKERS|THREADS|ENABLED|DISABLED|COUNT|MAX|MIN|NAME|PREFIX|BUCKET|QUEUE|TOPIC|ORIGIN|DOMAIN|CHARSET|SCHEME|FLAGS?|FEATURES?|ROOT|BASE|LOG|LOGGING|INTERVAL|TTL|RETRIES|CONCURRENCY|CONCURRENT|USER|USERNAME|REMOTE|ZONE|CLUSTER|NAMESPACE|STAGE|TIER|EDIT|MODS|SSL|ADMIN|REVISIONS|CRON|MULTISITE|HOME|SITEURL|AUTOSAVE|WAREHOUSE|TARGET|SCHEMA|ROLE)$`)
 	secretNameRe   = refilter.MustCompile(`(?i)pass|secret|token|key|salt|auth|cred|private|cert|dsn|database_url|_url$|^url$|uri|conn|session|cookie|signing|api|access|jwt|otp|pin$|hash|nonce|webhook|seed|mnemonic`)
 )
 

@@ -517,6 +517,10 @@ func listedVarLoopDelete(code string) []int {
 // sdkCredRe: a token, key or secret taken from the environment.
 var sdkCredRe = refilter.MustCompile(`(?i)(os\.environ|os\.getenv|process\.env|ENV\[)[^\n]{0,40}(TOKEN|KEY|SECRET|PASSWORD|AUTH)`)
 
+// configReadRe is a parser's read of a settings file
+// (ConfigParser.read, read_file's path form).
+var configReadRe = refilter.MustCompile(`\.read\(\s*`)
+
 // cloudSDKRe: code using a cloud or SaaS account's SDK, whose
 // collections are that account's resources (a web framework's ORM
 // collections are not read as such).
@@ -533,6 +537,15 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 		}
 		m := mongoDropRe.FindStringIndex(code)
 		out = append(out, codeItem{argv: []string{"mongosh", host, "--eval", "db.dropDatabase()"}, via: "pymongo", text: clip(code[m[0]:], 200)})
+	}
+	if strings.Contains(code, "onfigParser") {
+		// configparser.ConfigParser().read("/root/.my.cnf"): the file is
+		// read, and its values are what the code then uses or prints.
+		for _, m := range configReadRe.FindAllStringIndex(code, 4) {
+			if p, _, ok := readPathExpr(code[m[1]:], vars); ok && looksLikePath(p) {
+				out = append(out, codeItem{argv: []string{"cat", p}, via: "configparser", text: clip(code[m[0]:], 200)})
+			}
+		}
 	}
 	if m := keyringRe.FindStringIndex(code); m != nil && printsValue(code, keyringRe) {
 		svc, _, _ := readStrExpr(code[m[1]:], vars)
