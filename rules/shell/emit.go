@@ -1092,6 +1092,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				}
 			}
 		}
+	case (name == "psql" || name == "gitlab-psql" || name == "ysqlsh") && (strings.Contains(cmd.Text, "ROGRAM") || strings.Contains(cmd.Text, "rogram") || in.known && strings.Contains(strings.ToLower(in.content), "program")):
+		// COPY ... TO/FROM PROGRAM 'cmd': the database server runs cmd
+		// through its shell (on the server the client connects to).
+		text := strings.Join(args.fields, " ")
+		if in.known {
+			text += "\n" + in.content
+		}
+		for _, m := range copyProgramRe.FindAllStringSubmatch(text, 8) {
+			w.sub(strings.ReplaceAll(m[1], "''", "'"), c.with(name+" COPY PROGRAM"), nil)
+		}
 	case name == "ansible":
 		// ansible HOSTS -m shell|command|raw -a 'CMD': CMD runs on the
 		// hosts, as over ssh.
@@ -2388,9 +2398,13 @@ func (w *walker) codeEnv(s string) string {
 		if j < 0 {
 			break
 		}
-		name := s[i+len(mark) : i+j]
+		name, def, hasDef := strings.Cut(s[i+len(mark):i+j], envDefault)
 		v, ok := w.st.Vars[name]
-		if !ok {
+		switch {
+		case ok:
+		case hasDef:
+			v = def
+		default:
 			v = unkOpen + name + unkClose
 		}
 		s = s[:i] + v + s[i+j+len(unkClose):]
@@ -3514,6 +3528,9 @@ func adbShell(f []string) string {
 // call given as "key=value" arguments: the command of shell, command,
 // raw and script, and for the other modules what ansibleModuleArgs
 // reads.
+// copyProgramRe is PostgreSQL's COPY ... TO/FROM PROGRAM 'command'.
+var copyProgramRe = refilter.MustCompile(`(?i)\b(?:to|from)\s+program\s+'((?:[^']|'')*)'`)
+
 // ansibleHosts is where an ad-hoc "ansible PATTERN -i INVENTORY ..."
 // runs, as the rules read a remote host: the host pattern with the
 // inventory and --limit, whose names say which environment it is

@@ -1897,6 +1897,15 @@ func readStrExpr(s string, vars map[string]string) (string, int, bool) {
 			got = true
 		} else if name, k, ok := readEnvRef(rest); ok {
 			// os.environ["WIPE_DIR"]: the session may know the value.
+			// os.environ.get("CACHE", "~"): when it does not, the
+			// default is what the code falls back to.
+			if open := strings.TrimRight(rest[:k], " \t"); !strings.HasSuffix(open, "]") && !strings.HasSuffix(open, ")") {
+				// The call is still open: a default may follow.
+				if def, dk, ok := readEnvDefault(rest[k:], vars); ok {
+					name += envDefault + def
+					k += dk
+				}
+			}
 			b.WriteString(unkOpen + envMark + name + unkClose)
 			n += k
 			got = true

@@ -732,6 +732,31 @@ func readEnvRef(s string) (string, int, bool) {
 	return name, n, true
 }
 
+// envDefault separates, inside an environment marker, the variable's
+// name from the default the code gives it.
+const envDefault = "\x02"
+
+// readEnvDefault reads the default of an environment read whose name
+// readEnvRef took (os.environ.get("X", DEFAULT), os.getenv("X",
+// DEFAULT), ENV.fetch("X", DEFAULT)): s starts after the name.
+func readEnvDefault(s string, vars map[string]string) (string, int, bool) {
+	t := strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(t, ",") {
+		return "", 0, false
+	}
+	off := len(s) - len(t) + 1
+	v, k, ok := readPathExpr(t[1:], vars)
+	if !ok || strings.Contains(v, unkOpen) {
+		return "", 0, false
+	}
+	rest := t[1+k:]
+	after := strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(after, ")") {
+		return "", 0, false
+	}
+	return v, off + k + len(rest) - len(after) + 1, true
+}
+
 // envRefName is the variable an envRefRe match (submatch indexes ix in
 // s) reads: the group of whichever alternative matched.
 func envRefName(s string, ix []int) string {
@@ -1410,7 +1435,7 @@ func kebab(s string) string {
 var (
 	// keyFileArgRe: the keyword arguments through which libraries take a
 	// key or certificate file to use, not to show.
-	keyFileArgRe = refilter.MustCompile(`\b(?:key_filename|keyfile|key_file|identity_file|identityfile|certfile|cert_file|private_key_file|ssh_key_path|pkey_path|ca_certs|client_key|ssl_key|tls_key)\s*=\s*(?:str\(\s*)?[\w.]*$|\b(?:from_service_account_file|from_json_keyfile_name|service_account_from_file|from_authorized_user_file)\(\s*(?:filename\s*=\s*)?[\w.]*$`)
+	keyFileArgRe = refilter.MustCompile(`\b(?:key_filename|keyfile|key_file|identity_file|identityfile|certfile|cert_file|private_key_file|ssh_key_path|pkey_path|ca_certs|client_key|ssl_key|tls_key|read_default_file|option_files?)\s*=\s*(?:str\(\s*)?[\w.]*$|\b(?:from_service_account_file|from_json_keyfile_name|service_account_from_file|from_authorized_user_file)\(\s*(?:filename\s*=\s*)?[\w.]*$`)
 	// namesOnlyRe: a mapping read from a file whose keys alone are used.
 	namesOnlyRe = refilter.MustCompile(`^\s*\)*\s*\.keys\(\s*\)`)
 )

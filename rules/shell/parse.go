@@ -175,7 +175,8 @@ type ctx struct {
 }
 
 // ClientArgVia marks commands run in a substitution that is an argument
-// of a database or cache client (connClients).
+// of a database or cache client (connClients), or of a command that
+// stores a secret (secretSetter).
 const ClientArgVia = "client-arg"
 
 // connClients take a connection string or URL as an argument.
@@ -183,6 +184,44 @@ var connClients = map[string]bool{
 	"psql": true, "pg_dump": true, "pg_dumpall": true, "pg_restore": true, "pgcli": true, "mysql": true, "mysqldump": true,
 	"mariadb": true, "mycli": true, "redis-cli": true, "mongosh": true, "mongo": true, "mongodump": true, "mongorestore": true,
 	"usql": true, "clickhouse-client": true, "cqlsh": true, "litecli": true, "valkey-cli": true,
+}
+
+// secretSetter reports whether the words so far (program and
+// subcommands) are a command that stores a secret given to it: the
+// secret store is where the value is meant to go.
+func secretSetter(f []string) bool {
+	sub := func(words ...string) bool {
+		if len(f) != len(words)+1 {
+			return false
+		}
+		for i, w := range words {
+			if f[i+1] != w {
+				return false
+			}
+		}
+		return true
+	}
+	switch path.Base(f[0]) {
+	case "gh":
+		return sub("secret", "set")
+	case "kubectl", "oc":
+		return sub("create", "secret")
+	case "vault":
+		return sub("kv", "put") || sub("kv", "patch") || sub("write")
+	case "fly", "flyctl":
+		return sub("secrets", "set")
+	case "heroku":
+		return sub("config:set")
+	case "docker", "podman":
+		return sub("secret", "create")
+	case "doppler":
+		return sub("secrets", "set")
+	case "az":
+		return sub("keyvault", "secret", "set")
+	case "aws":
+		return sub("secretsmanager", "put-secret-value") || sub("secretsmanager", "create-secret") || sub("secretsmanager", "update-secret") || sub("ssm", "put-parameter")
+	}
+	return false
 }
 
 func (c ctx) with(via string) ctx {
@@ -300,11 +339,11 @@ func (w *walker) script(src string, c ctx) error {
 	return nil
 }
 
-// diskpartPipeRe is text piped into diskpart: its script.
 // echoLineRe is an echo at the start of a line, as cmd.exe and shells
 // write the lines they pipe into a program.
 var echoLineRe = refilter.MustCompile(`(?im)^[ \t]*@?echo\.?[ \t]+`)
 
+// diskpartPipeRe is text piped into diskpart: its script.
 var diskpartPipeRe = refilter.MustCompile(`(?is)^(.*)\|\s*diskpart(?:\.exe)?\s*$`)
 
 // psObjectStageRe is a pipeline stage that only PowerShell has.
@@ -795,11 +834,20 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	// Prefix assignments (X=1 cmd) only reach the command's environment;
 	// still expand them for their substitutions.
 	var env []string
+	ec := c.with("env-assign")
+	if len(ce.Args) > 0 {
+		if lit, ok := plainWord(ce.Args[0]); ok && connClients[path.Base(lit)] {
+			// PGPASSWORD="$(cat /run/secrets/pg_pw)" pg_dump ...: the
+			// database client takes the value, as a connection string
+			// given as an argument (ClientArgVia).
+			ec = ec.with(ClientArgVia)
+		}
+	}
 	for _, a := range ce.Assigns {
 		if a.Value != nil && a.Name != nil {
 			// A substitution here (PGPASSWORD="$(vault kv get ...)" psql)
 			// hands its output to the command, not to the screen.
-			env = append(env, a.Name.Value+"="+w.literal(a.Value, c.with("env-assign")))
+			env = append(env, a.Name.Value+"="+w.literal(a.Value, ec))
 		}
 	}
 	raw := rawCmd{env: env}
@@ -819,10 +867,12 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			raw.fields = append(raw.fields, lit)
 			raw.unres = append(raw.unres, Unknown(lit))
 			raw.srcs = append(raw.srcs, nil)
-			if i == 0 && connClients[path.Base(lit)] {
+			if i == 0 && connClients[path.Base(lit)] || i > 0 && i < 4 && secretSetter(raw.fields) {
 				// psql "$(heroku config:get DATABASE_URL)": what the
 				// substitution prints is the client's connection
-				// string, handed to it rather than shown.
+				// string, handed to it rather than shown. So is a value
+				// given to a command that stores secrets (gh secret set
+				// X --body "$(op read ...)").
 				wc = c.with(ClientArgVia)
 			}
 			continue
