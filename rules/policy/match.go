@@ -1179,6 +1179,15 @@ func jqFieldsOnly(v *cmdView) bool {
 		}
 	} else if m := jqPathRe.FindStringSubmatch(last); m != nil {
 		names = []string{m[1]}
+	} else if strings.Contains(last, ",") {
+		// ".client_email, .project_id": each path printed in turn.
+		for _, f := range strings.Split(last, ",") {
+			m := jqPathRe.FindStringSubmatch(strings.TrimSpace(f))
+			if m == nil {
+				return false
+			}
+			names = append(names, m[1])
+		}
 	} else {
 		return false
 	}

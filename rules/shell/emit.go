@@ -1102,6 +1102,30 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		for _, m := range copyProgramRe.FindAllStringSubmatch(text, 8) {
 			w.sub(strings.ReplaceAll(m[1], "''", "'"), c.with(name+" COPY PROGRAM"), nil)
 		}
+	case name == "salt" || name == "salt-ssh" || name == "salt-call":
+		// salt TARGET cmd.run 'CMD' (cmd.run_all, cmd.shell, ...): CMD
+		// runs on the minions the target names, as over ssh; salt-call
+		// runs it on this one.
+		f := args.fields
+		target := ""
+		for i, a := range f {
+			switch {
+			case strings.HasPrefix(a, "cmd.run") || a == "cmd.shell" || a == "cmd.exec_code":
+				if i+1 < len(f) {
+					cc := c.with(name + " " + a)
+					if name != "salt-call" {
+						cc.host = target
+					}
+					if a == "cmd.exec_code" && i+2 < len(f) {
+						w.sub(f[i+1]+" -c "+quote(f[i+2]), cc, nil)
+					} else {
+						w.sub(f[i+1], cc, nil)
+					}
+				}
+			case target == "" && !strings.HasPrefix(a, "-") && !strings.Contains(a, "."):
+				target = a
+			}
+		}
 	case name == "ansible":
 		// ansible HOSTS -m shell|command|raw -a 'CMD': CMD runs on the
 		// hosts, as over ssh.
