@@ -1333,11 +1333,25 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if forkRe.MatchString(code) || selfSpawn(code) {
 		add(codeItem{argv: []string{lang, "fork-loop"}, via: via, notes: []string{"fork-bomb"}, text: clip(code, 200)})
 	}
+	if lang == "python" && motoRe.MatchString(code) {
+		// moto's mock_aws(): every AWS call of the code goes to an
+		// in-memory fake, so what the SDK calls delete is nobody's.
+		kept := out[:0]
+		for _, it := range out {
+			if !strings.Contains(it.via, "sdk") && !strings.Contains(it.via, "boto3") {
+				kept = append(kept, it)
+			}
+		}
+		out = kept
+	}
 	// In the order the code does things: a download before the run of
 	// what it saved, a write before the source of the file.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	return out
 }
+
+// motoRe is moto's AWS mock, as a context manager or decorator.
+var motoRe = refilter.MustCompile(`(?m)^\s*(?:with\s+mock_(?:aws|s3|ec2|dynamodb|iam|sqs|sns|lambda)\(\)|@mock_(?:aws|s3|ec2|dynamodb|iam|sqs|sns|lambda)\b)`)
 
 var (
 	awkEnvironRe = refilter.MustCompile(`ENVIRON\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]`)

@@ -1467,7 +1467,10 @@ var (
 	assignedToRe = refilter.MustCompile(`(?:^|\n)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*$`)
 	// keyUseRe is a use of a mapping that yields its keys, a count or a
 	// membership test: sorted(cfg), cfg.keys(), len(cfg), k in cfg.
-	keyUseRe = `(?:sorted|list|set|len|tuple)\(\s*%[1]s\s*\)|\b%[1]s\.keys\(\)|\bin\s+%[1]s(?:[^.\w]|$)`
+	keyUseRe = `(?:sorted|list|set|len|tuple)\(\s*%[1]s\s*\)|\b%[1]s\.keys\(\)|\bin\s+%[1]s(?:[^.\w]|$)` +
+		// A value only tested ('set' if v[k] else 'EMPTY', if not v[k]:,
+		// bool(v[k])): whether it is set is printed, not what it is.
+		`|\bif\s+(?:not\s+)?%[1]s\[\s*\w+\s*\](?:\.strip\(\))?\s*(?:else\b|:)|(?:bool|len)\(\s*%[1]s\[\s*\w+\s*\](?:\.strip\(\))?\s*\)`
 )
 
 // namesOnlyVar reports a mapping read by the call code[start:end] and
