@@ -473,9 +473,9 @@ var (
 var sdkDestroyAllRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destroy)\(\)\s+for\s+\w+\s+in\s+[^\]\n]*\.(?:all|auto_paging_iter)\(\)|\bfor\s+\w+\s+in\s+[^\n:]*(?:\.(?:all|auto_paging_iter)\(\)|\biter_all\([^()\n]*\))\s*:[ \t]*\n(?:[ \t]+[^\n]*\n){0,3}?[ \t]+[\w.]*(?:\(\)\.)?(?:delete|terminate|destroy|rdelete)\([^()\n]*\)`)
 
 // sdkLoopDeleteRe: a Python or JavaScript loop over an API listing (a
-// search cluster's _cat/indices among them) whose
-// body, within a few lines and with no "if" before it, deletes,
-// archives, cancels, refunds or purges the item.
+// search cluster's _cat/indices among them) whose body, within a few
+// lines and with no "if" before it, deletes, archives, cancels, refunds
+// or purges the item.
 // sdkCompDeleteRe is a list comprehension deleting every item of a
 // call's result, unfiltered.
 var sdkCompDeleteRe = refilter.MustCompile(`\[\s*\w+\.(?:delete|terminate|destroy|archive|purge)\(\)\s+for\s+\w+\s+in\s+[^\]\n]*\)\s*\]`)
@@ -517,8 +517,8 @@ func listedVarLoopDelete(code string) []int {
 // sdkCredRe: a token, key or secret taken from the environment.
 var sdkCredRe = refilter.MustCompile(`(?i)(os\.environ|os\.getenv|process\.env|ENV\[)[^\n]{0,40}(TOKEN|KEY|SECRET|PASSWORD|AUTH)`)
 
-// configReadRe is a parser's read of a settings file
-// (ConfigParser.read, read_file's path form).
+// configReadRe is a settings parser's read of a file by its path
+// (ConfigParser().read(PATH)).
 var configReadRe = refilter.MustCompile(`\.read\(\s*`)
 
 // cloudSDKRe: code using a cloud or SaaS account's SDK, whose

@@ -1742,16 +1742,16 @@ const maxPytestModules = 8
 // udevRunRe: a udev rule's RUN key and its command.
 var udevRunRe = refilter.MustCompile(`\bRUN\{?[a-z]*\}?\s*\+?=\s*"([^"]+)"`)
 
-// ScheduledLines returns the commands a file written at p will run
-// later without anyone typing them, and how: the jobs of a system
-// crontab (/etc/cron.d, /etc/crontab, with their user field) or of a
-// user's spooled one, scripts cron or init run (/etc/cron.daily,
-// /etc/rc.local, /etc/init.d) or pbuilder runs in every build, and
-// udev rules' RUN commands. nil for any other file.
 // bsdPeriodicRe is a FreeBSD periodic(8) script: run daily, weekly or
 // monthly as root.
 var bsdPeriodicRe = refilter.MustCompile(`^(?:/usr/local)?/etc/periodic/(?:daily|weekly|monthly|security)/[^/]+$`)
 
+// ScheduledLines returns the commands a file written at p will run
+// later without anyone typing them, and how: the jobs of a system
+// crontab (/etc/cron.d, /etc/crontab, with their user field) or of a
+// user's spooled one, scripts cron, init or periodic(8) run (/etc/cron.daily,
+// /etc/rc.local, /etc/init.d) or pbuilder runs in every build, and
+// udev rules' RUN commands. nil for any other file.
 func ScheduledLines(p, content string) ([]string, string) {
 	p = CleanPath(p)
 	dir := path.Dir(p)
