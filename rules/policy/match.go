@@ -790,6 +790,14 @@ func readPaths(v *cmdView, from string) []string {
 		// Where a download is saved is written, not read ("curl URL -o
 		// /tmp/repo.key").
 		pos = withoutOutputs(v.c.Name, v.c.Args, pos)
+	case "base64", "gbase64":
+		// macOS base64 -o FILE: what it decodes into (a CI job's signing
+		// certificate, from its secret) is written, not read.
+		for i, a := range v.c.Args {
+			if (a == "-o" || a == "--output") && i+1 < len(v.c.Args) {
+				pos = slices.DeleteFunc(slices.Clone(pos), func(p string) bool { return p == v.c.Args[i+1] })
+			}
+		}
 	}
 	if isFileServer(v.c) {
 		// A static file server reads (and hands out) its directory.
