@@ -378,13 +378,13 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	}
 	// Both patterns' literal filters before either pattern runs (see
 	// refilter.MayMatch).
-	if m.argsRe != nil && !m.argsRe.MayMatch(v.str) || m.textRe != nil && !textMayMatch(m.textRe, v) {
+	if m.argsRe != nil && !m.argsRe.MayMatch(v.str) || m.textRe != nil && !anyText(v, m.textRe.MayMatch) {
 		return res, false
 	}
 	if m.argsRe != nil && !m.argsRe.MatchString(v.str) {
 		return res, false
 	}
-	if m.textRe != nil && !m.textRe.MatchString(c.Text) && !m.textRe.MatchString(v.str) && !anyMatch(m.textRe, c.ValueFrom) && (c.Host == "" || !m.textRe.MatchString(c.Host)) && (len(c.ArgsFrom) == 0 || !m.textRe.MatchString(selectingListing(c.ArgsFrom))) {
+	if m.textRe != nil && !anyText(v, m.textRe.MatchString) {
 		return res, false
 	}
 	if m.textNotRe != nil && (m.textNotRe.MatchString(c.Text) || m.textNotRe.MatchString(v.str) || anyMatch(m.textNotRe, c.ValueFrom) || c.Host != "" && m.textNotRe.MatchString(c.Host)) {
@@ -551,19 +551,22 @@ func (m *Matcher) matchCommandIndexed(v *cmdView, byName bool) (matchResult, boo
 	return res, true
 }
 
-// textMayMatch is the literal filter of a text_regex over every text the
-// condition reads (kept in step with matchCommandIndexed).
-func textMayMatch(re *refilter.Regexp, v *cmdView) bool {
+// anyText reports whether ok holds for one of the texts a text_regex
+// reads: the source text, the normalised command, the substitutions its
+// values came from, the host a remote command runs on, and the listing
+// its arguments came from. The literal filter and the pattern both go
+// through it, so that they read the same texts.
+func anyText(v *cmdView, ok func(string) bool) bool {
 	c := v.c
-	if re.MayMatch(c.Text) || re.MayMatch(v.str) || c.Host != "" && re.MayMatch(c.Host) {
+	if ok(c.Text) || ok(v.str) || c.Host != "" && ok(c.Host) {
 		return true
 	}
 	for _, t := range c.ValueFrom {
-		if re.MayMatch(t) {
+		if ok(t) {
 			return true
 		}
 	}
-	return len(c.ArgsFrom) > 0 && re.MayMatch(selectingListing(c.ArgsFrom))
+	return len(c.ArgsFrom) > 0 && ok(selectingListing(c.ArgsFrom))
 }
 
 // withCodeSource shows where the code a command ran came from: "curl -fsSL

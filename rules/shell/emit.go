@@ -3555,24 +3555,25 @@ func adbShell(f []string) string {
 // copyProgramRe is PostgreSQL's COPY ... TO/FROM PROGRAM 'command'.
 var copyProgramRe = refilter.MustCompile(`(?i)\b(?:to|from)\s+program\s+'((?:[^']|'')*)'`)
 
+// ansibleValued are the options of ansible that take a value.
+var ansibleValued = map[string]bool{"-i": true, "--inventory": true, "--inventory-file": true, "-l": true, "--limit": true,
+	"-m": true, "--module-name": true, "-a": true, "--args": true, "-u": true, "--user": true, "-e": true, "--extra-vars": true,
+	"-f": true, "--forks": true, "-M": true, "--module-path": true, "-T": true, "--timeout": true, "-B": true, "--background": true,
+	"-P": true, "--poll": true, "--become-user": true, "--become-method": true, "--private-key": true, "--key-file": true,
+	"-c": true, "--connection": true, "--vault-password-file": true, "--vault-id": true, "-t": true, "--tree": true}
+
 // ansibleHosts is where an ad-hoc "ansible PATTERN -i INVENTORY ..."
 // runs, as the rules read a remote host: the host pattern with the
 // inventory and --limit, whose names say which environment it is
 // ("-i inventory/prod swarm").
 func ansibleHosts(f []string) string {
-	// Options of ansible that take a value.
-	valued := map[string]bool{"-i": true, "--inventory": true, "--inventory-file": true, "-l": true, "--limit": true,
-		"-m": true, "--module-name": true, "-a": true, "--args": true, "-u": true, "--user": true, "-e": true, "--extra-vars": true,
-		"-f": true, "--forks": true, "-M": true, "--module-path": true, "-T": true, "--timeout": true, "-B": true, "--background": true,
-		"-P": true, "--poll": true, "--become-user": true, "--become-method": true, "--private-key": true, "--key-file": true,
-		"-c": true, "--connection": true, "--vault-password-file": true, "--vault-id": true, "-t": true, "--tree": true}
 	var parts []string
 	pattern := ""
 	for i := 0; i < len(f); i++ {
 		a := f[i]
 		name, val, hasVal := strings.Cut(a, "=")
 		switch {
-		case valued[name] && strings.HasPrefix(a, "-"):
+		case ansibleValued[name] && strings.HasPrefix(a, "-"):
 			if !hasVal && i+1 < len(f) {
 				i++
 				val = f[i]

@@ -834,13 +834,18 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	// Prefix assignments (X=1 cmd) only reach the command's environment;
 	// still expand them for their substitutions.
 	var env []string
-	ec := c.with("env-assign")
-	if len(ce.Args) > 0 {
-		if lit, ok := plainWord(ce.Args[0]); ok && connClients[path.Base(lit)] {
-			// PGPASSWORD="$(cat /run/secrets/pg_pw)" pg_dump ...: the
-			// database client takes the value, as a connection string
-			// given as an argument (ClientArgVia).
-			ec = ec.with(ClientArgVia)
+	var ec ctx
+	if len(ce.Assigns) > 0 {
+		// (Built only for a command with assignments: a ctx.with
+		// allocates, and most commands have none.)
+		ec = c.with("env-assign")
+		if len(ce.Args) > 0 {
+			if lit, ok := plainWord(ce.Args[0]); ok && connClients[path.Base(lit)] {
+				// PGPASSWORD="$(cat /run/secrets/pg_pw)" pg_dump ...: the
+				// database client takes the value, as a connection string
+				// given as an argument (ClientArgVia).
+				ec = ec.with(ClientArgVia)
+			}
 		}
 	}
 	for _, a := range ce.Assigns {
