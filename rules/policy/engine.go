@@ -661,7 +661,11 @@ func fileAccess(tool string) string {
 func (d Decision) Explain() []string {
 	var out []string
 	if d.Unparseable {
-		out = append(out, "unparseable: fell back to token matching ("+d.ParseError+")")
+		how := "fell back to token matching"
+		if strings.Contains(d.ParseError, "; read with the ") {
+			how = "read with the open quote closed"
+		}
+		out = append(out, "unparseable: "+how+" ("+d.ParseError+")")
 	}
 	for i, c := range d.Commands {
 		line := fmt.Sprintf("command %d: %s", i+1, c.Command)

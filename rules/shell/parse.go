@@ -328,6 +328,21 @@ func (w *walker) script(src string, c ctx) error {
 	if err != nil {
 		if looksPowerShell(src) {
 			w.psScript(src, c)
+		} else if q := unclosedQuote(err); q != "" && w.depth < maxDepth && !strings.Contains(src, `:\`) && !psCmdletFirstRe.MatchString(src) {
+			// A quote left open at the very end (a stray "\"" after
+			// the last substitution, a lost closing quote) is a slip in
+			// writing the call: a shell refuses it as it stands, but
+			// what it says is plain once the quote is closed. Read it
+			// so, and still report the text as unparseable. (Not a
+			// Windows path's final backslash, "C:\", which is no escape
+			// where it was written.)
+			if f2, err2 := parseCached(src + q); err2 == nil {
+				c.src = src + q
+				w.depth++
+				w.stmts(f2.Stmts, c)
+				w.depth--
+				return fmt.Errorf("%w; read with the %s closed", err, q)
+			}
 		}
 		w.fallback(src, c)
 		return err
@@ -1662,4 +1677,20 @@ func (w *walker) cmdExpand(text string) string {
 		}
 		return m
 	})
+}
+
+// unclosedQuote returns the quote character a parse error says the
+// source ended inside (EOF without its closing ' or "), or "".
+func unclosedQuote(err error) string {
+	msg := err.Error()
+	if !strings.Contains(msg, "reached EOF without closing quote") {
+		return ""
+	}
+	switch {
+	case strings.HasSuffix(msg, "`\"`"):
+		return `"`
+	case strings.HasSuffix(msg, "`'`"):
+		return "'"
+	}
+	return ""
 }

@@ -272,3 +272,36 @@ func TestSessionAwareRunners(t *testing.T) {
 		}
 	}
 }
+
+// A quote left open at the very end is read as if closed, and the text
+// is still reported unparseable; a Windows path's final backslash is not
+// taken for an escape of that quote.
+func TestUnclosedQuoteAtEnd(t *testing.T) {
+	for _, tc := range []struct {
+		src, want string
+	}{
+		{`eval "$(printf '\x72\x6d -rf %s' ~/lab)\"`, "rm -rf ~/lab [eval]"},
+		{`rm -rf ~/x'`, "rm -rf ~/x"},
+		{`git commit -m "fix: drop rm -rf build`, "git commit -m 'fix: drop rm -rf build'"},
+	} {
+		cs, err := Parse(tc.src, nil)
+		if !errors.Is(err, ErrUnparseable) || !strings.Contains(err.Error(), "read with the") {
+			t.Errorf("%s: error %v, want an unparseable one read with the quote closed", tc.src, err)
+		}
+		found := false
+		for _, c := range cs {
+			s := c.String()
+			if len(c.Via) > 0 {
+				s += " [" + strings.Join(c.Via, " > ") + "]"
+			}
+			found = found || s == tc.want
+		}
+		if !found {
+			t.Errorf("%s: no %q among %d commands", tc.src, tc.want, len(cs))
+		}
+	}
+	_, err := Parse(`Add-MpPreference -ExclusionPath "C:\"`, nil)
+	if err != nil && strings.Contains(err.Error(), "read with the") {
+		t.Errorf("a PowerShell drive root was read as an escaped quote: %v", err)
+	}
+}
