@@ -2391,6 +2391,28 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 	if len(w.out) > maxCommands {
 		return
 	}
+	if len(it.env) > 0 {
+		// The code's own environment reaches the commands it starts,
+		// not the session's later calls: set for this item only.
+		saved := make(map[string]*string, len(it.env))
+		for k, v := range it.env {
+			if old, ok := w.st.Vars[k]; ok {
+				saved[k] = &old
+			} else {
+				saved[k] = nil
+			}
+			w.st.Vars[k] = v
+		}
+		defer func() {
+			for k, old := range saved {
+				if old == nil {
+					delete(w.st.Vars, k)
+				} else {
+					w.st.Vars[k] = *old
+				}
+			}
+		}()
+	}
 	if it.argv != nil {
 		// A copy: items may come from the session's memo (extractMemo).
 		argv := make([]string, len(it.argv))
@@ -2403,6 +2425,16 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 		nr := newRaw(argv)
 		nr.text = it.text
 		nr.notes = it.notes
+		if it.assigned {
+			c = c.with("assign")
+		}
+		if it.dir != "" {
+			// The process runs there; the session's own directory is
+			// unchanged after it.
+			cwd, byCd := w.st.Cwd, w.st.CwdByCd
+			w.chdir([]string{it.dir})
+			defer func() { w.st.Cwd, w.st.CwdByCd = cwd, byCd }()
+		}
 		w.depth++
 		w.emit(nr, c.with(it.via), stdinInfo{})
 		w.depth--

@@ -25,6 +25,14 @@ type codeItem struct {
 	// known: the item counts only once the session gives its
 	// environment variables values (open(os.environ["KEY_FILE"])).
 	known bool
+	// assigned: the command's output is bound to a name the code uses
+	// without showing it (capturedUnshown), as a shell's X=$(cmd) is.
+	assigned bool
+	// dir is the working directory the code gave the command (cwd=).
+	dir string
+	// env are the environment variables the code set for the
+	// processes it starts; shared between items, never modified.
+	env map[string]string
 }
 
 // Calls whose first argument is a shell command line.
@@ -408,7 +416,16 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			}
 			if ok {
 				// spawn("rm", ["-rf", "/"]) is handled below; a list is argv.
-				add(codeItem{argv: argv, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200)})
+				it := codeItem{argv: argv, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200),
+					assigned: lang == "python" && capturedUnshown(code, m[0], strings.TrimRight(callee, "( "), callArg(rest))}
+				if k := cwdKwRe.FindStringIndex(callArg(rest)); k != nil {
+					// subprocess.run([...], cwd="infra/ephemeral/x"):
+					// where the command runs.
+					if d, _, ok := readPathExpr(callArg(rest)[k[1]:], vars); ok && looksLikePath(d) {
+						it.dir = d
+					}
+				}
+				add(it)
 				continue
 			}
 			s, n, ok := readStrExpr(rest, vars)
@@ -1344,10 +1361,104 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		}
 		out = kept
 	}
+	if env := codeEnvSets(code, vars); len(env) > 0 {
+		// os.environ["OUT"] = "/tmp/x" before subprocess.run('rm -rf
+		// "$OUT"', shell=True): the commands the code starts inherit it.
+		for i := range out {
+			out[i].env = env
+		}
+	}
 	// In the order the code does things: a download before the run of
 	// what it saved, a write before the source of the file.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	return out
+}
+
+// capturedUnshown reports whether the output-capturing call at pos is
+// the right-hand side of an assignment (tok = subprocess.check_output(
+// [...]).decode().strip()) whose name the code never prints, logs,
+// writes or leaves as a notebook cell's value, and sends over the
+// network only as a request's credential (headers={"Authorization":
+// f"Bearer {tok}"}): the output is used, not shown.
+func capturedUnshown(code string, pos int, callee, arg string) bool {
+	switch callee {
+	case "check_output", "getoutput", "getstatusoutput":
+	case "run":
+		if !strings.Contains(arg, "capture_output") && !strings.Contains(arg, "stdout") {
+			return false
+		}
+	default:
+		return false
+	}
+	ls := strings.LastIndexByte(code[:pos], '\n') + 1
+	m := capturedAssignRe.FindStringSubmatch(code[ls:pos])
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	names := map[string]bool{name: true}
+	end := strings.IndexByte(code[pos:], '\n')
+	if end < 0 {
+		return true // nothing after it
+	}
+	network := netReadRe.MatchString(code) || netSendRe.MatchString(code) || codeOutRe.MatchString(code)
+	for _, line := range strings.Split(code[pos+end+1:], "\n") {
+		if !mentionsAny(line, names) {
+			continue
+		}
+		t := strings.TrimSpace(line)
+		if t == name || printCallRe.MatchString(line) || strings.Contains(line, ".write(") {
+			return false
+		}
+		if network && !strings.Contains(line, "Bearer") && !strings.Contains(line, "Authorization") && !strings.Contains(line, "auth=") && !strings.Contains(line, "headers") {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	cwdKwRe          = refilter.MustCompile(`\bcwd\s*=\s*`)
+	capturedAssignRe = refilter.MustCompile(`^\s*([A-Za-z_]\w*)\s*=\s*[\w.]*$`)
+	// codeOutRe: other ways code sends data out, besides netReadRe's
+	// fetches and netSendRe's posts.
+	codeOutRe = refilter.MustCompile(`\b(?:requests|httpx|session)\.(?:patch|request)\s*\(|\bsocket\b|\bsmtplib\b|\bpaste|\bupload`)
+)
+
+// envSetRe finds code setting its own environment variables, which the
+// processes it starts inherit: os.environ["X"] = v, os.putenv("X", v),
+// os.environ.setdefault("X", v), process.env.X = v, ENV["X"] = v.
+var envSetRe = refilter.MustCompile(`(?:\bos\.environ\[\s*['"]([A-Za-z_]\w*)['"]\s*\]|\bprocess\.env(?:\.([A-Za-z_]\w*)|\[\s*['"]([A-Za-z_]\w*)['"]\s*\])|\bENV\[\s*['"]([A-Za-z_]\w*)['"]\s*\])\s*=[^=]\s*|\bos\.(?:putenv|environ\.setdefault)\(\s*['"]([A-Za-z_]\w*)['"]\s*,\s*`)
+
+// codeEnvSets returns the environment variables code sets to values it
+// spells (a string, or a path it builds), by name.
+func codeEnvSets(code string, vars map[string]string) map[string]string {
+	if !strings.Contains(code, "environ") && !strings.Contains(code, "env") && !strings.Contains(code, "ENV[") {
+		return nil
+	}
+	var env map[string]string
+	for _, m := range envSetRe.FindAllStringSubmatchIndex(code, 16) {
+		name := ""
+		for g := 2; g+1 < len(m); g += 2 {
+			if m[g] >= 0 {
+				name = code[m[g]:m[g+1]]
+				break
+			}
+		}
+		rest := code[m[1]:]
+		v, _, ok := readStrExpr(rest, vars)
+		if !ok {
+			v, _, ok = readPathSpecial(rest, vars)
+		}
+		if !ok || name == "" {
+			continue
+		}
+		if env == nil {
+			env = map[string]string{}
+		}
+		env[name] = v
+	}
+	return env
 }
 
 // motoRe is moto's AWS mock, as a context manager or decorator.
@@ -2311,7 +2422,7 @@ func hexByte(s string) (byte, bool) {
 var (
 	// metaCallRe ends the code before a path expression that is the
 	// argument of a call looking only at the file's existence or metadata.
-	metaCallRe = refilter.MustCompile(`\b(?:exists|isfile|isdir|islink|lexists|getsize|getmtime|getctime|stat|lstat|access|existsSync|statSync|lstatSync|accessSync|file_exists|is_file|is_dir|is_readable|filesize|filemtime|exist\?|file\?|size\?|directory\?)\s*\(\s*$`)
+	metaCallRe = refilter.MustCompile(`\b(?:chmod|chown|lchown|utime|chmodSync|chownSync|exists|isfile|isdir|islink|lexists|getsize|getmtime|getctime|stat|lstat|access|existsSync|statSync|lstatSync|accessSync|file_exists|is_file|is_dir|is_readable|filesize|filemtime|exist\?|file\?|size\?|directory\?)\s*\(\s*$`)
 	// publicPathRe is a file a web site serves or a repository shows.
 	publicPathRe = refilter.MustCompile(`(?i)(^|/)(public|static|wwwroot|www|htdocs|dist|docs)/|(^|/)README(\.\w+)?$|\.md$`)
 	// secretEnvNameRe is an environment variable named as a secret.
@@ -2340,7 +2451,7 @@ var (
 	perlOpenHandleRe = refilter.MustCompile(`^\s*(?:my\s+)?\$?\w+\s*,\s*(?:['"][<+]?(?::\w+)?['"]\s*,\s*)?`)
 	// metaMethodRe starts the code after a Path(...) expression whose
 	// only use is a metadata method: Path("~/.ssh/id_rsa").exists().
-	metaMethodRe = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat)\s*\(`)
+	metaMethodRe = refilter.MustCompile(`^\s*\)*(?:\s*\.\s*(?:expanduser|resolve|absolute)\(\))*\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat|chmod|touch)\s*\(`)
 )
 
 // printedOnly reports whether what follows a path call's argument is

@@ -309,7 +309,7 @@ func loopValues(s string, vars map[string]string) ([]string, bool) {
 // netVars finds variables holding what the network returned: r =
 // requests.get(URL), body = r.text, code = urlopen(URL).read().
 func netVars(code string) map[string]bool {
-	if !netReadRe.MatchString(code) && !netFetchRe.MatchString(code) {
+	if !netReadRe.MatchString(code) && !netFetchRe.MatchString(code) && !procFetchRe.MatchString(code) {
 		return nil
 	}
 	out := map[string]bool{}
@@ -322,12 +322,16 @@ func netVars(code string) map[string]bool {
 		if i := strings.IndexByte(rhs, '\n'); i >= 0 {
 			rhs = rhs[:i]
 		}
-		if netReadRe.MatchString(rhs) || netFetchRe.MatchString(rhs) && !strings.Contains(rhs, "urlparse") || mentionsAny(rhs, out) {
+		if netReadRe.MatchString(rhs) || netFetchRe.MatchString(rhs) && !strings.Contains(rhs, "urlparse") || procFetchRe.MatchString(rhs) || mentionsAny(rhs, out) {
 			out[code[m[2]:m[3]]] = true
 		}
 	}
 	return out
 }
+
+// procFetchRe: what a downloader run as a subprocess printed, captured
+// (out = subprocess.check_output(["curl", "-s", URL])).
+var procFetchRe = refilter.MustCompile(`\b(?:check_output|getoutput|getstatusoutput|run|Popen)\(\s*\[?\s*['"](?:/usr/bin/)?(?:curl|wget)\b[^'"]*['"]`)
 
 // mentionsAny reports whether text names one of the variables as a
 // whole identifier.
@@ -1004,7 +1008,7 @@ func printsValue(code string, re *refilter.Regexp) bool {
 		if i := strings.IndexByte(rhs, '\n'); i >= 0 {
 			rhs = rhs[:i]
 		}
-		if re.MatchString(rhs) {
+		if k := re.FindStringIndex(rhs); k != nil && !resultOfOuterCall(rhs[:k[0]]) {
 			names[code[m[2]:m[3]]] = true
 		}
 	}
@@ -1013,7 +1017,8 @@ func printsValue(code string, re *refilter.Regexp) bool {
 		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
 			stmt = stmt[:i]
 		}
-		if !re.MatchString(stmt) && !mentionsAny(stmt, names) {
+		if !re.MatchString(stmt) && !mentionsAny(keysDropped(stmt, names), names) {
+			// (print(sorted(s.keys())) prints a secret's field names.)
 			continue
 		}
 		if strings.Contains(stmt, " is ") || strings.Contains(stmt, "len(") || strings.Contains(stmt, "bool(") || strings.Contains(stmt, "[:") || strings.Contains(stmt, " == ") || strings.Contains(stmt, " != ") ||
@@ -1025,6 +1030,52 @@ func printsValue(code string, re *refilter.Regexp) bool {
 		return true
 	}
 	return false
+}
+
+// resultOfOuterCall reports whether the text before a call on the
+// right-hand side of an assignment leaves it an argument of another
+// call that is not a mere conversion: conn = psycopg2.connect(...,
+// password=keyring.get_password(...)) binds the connection, not the
+// password; s = json.loads(client.get_secret_value(...)) binds the secret.
+func resultOfOuterCall(before string) bool {
+	depth := 0
+	for i := len(before) - 1; i >= 0; i-- {
+		switch before[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			j := i
+			for j > 0 && (isIdentByte(before[j-1]) || before[j-1] == '.') {
+				j--
+			}
+			callee := before[j:i]
+			if k := strings.LastIndexByte(callee, '.'); k >= 0 {
+				callee = callee[k+1:]
+			}
+			switch callee {
+			case "", "loads", "load", "str", "repr", "dict", "bytes", "decode", "strip", "rstrip", "format", "b64decode", "fromstring", "literal_eval", "safe_load", "parse", "JSON", "String", "list", "tuple":
+				continue // a conversion, or a bare parenthesis: look further out
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// keysDropped removes NAME.keys() (a mapping's field names) for each of
+// names from a statement.
+func keysDropped(stmt string, names map[string]bool) string {
+	if !strings.Contains(stmt, ".keys()") {
+		return stmt
+	}
+	for n := range names {
+		stmt = strings.ReplaceAll(stmt, n+".keys()", "")
+	}
+	return stmt
 }
 
 // readPerlQuote reads Perl's q(...)/qq(...) quoting with a bracket or

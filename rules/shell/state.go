@@ -204,7 +204,7 @@ var kernelEffectRe = refilter.MustCompile(`\b(?:open|system|popen|run|call|check
 
 var kernelValueRe = refilter.MustCompile(`=.*(?:[~/]|environ|process\.env|ENV\[|getenv|https?:)`)
 
-var kernelLineRe = refilter.MustCompile(`^(?:import\s|from\s+\S+\s+import\s|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*=[^=])`)
+var kernelLineRe = refilter.MustCompile(`^(?:import\s|from\s+\S+\s+import\s|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*=[^=]|os\.environ\[\s*['"]\w+['"]\s*\]\s*=[^=]|os\.(?:putenv|environ\.setdefault)\()`)
 
 // KernelPrelude is what earlier code cells of one interpreter left
 // defined in its kernel that code uses: the assignments of names it
@@ -243,6 +243,13 @@ func (s *State) KernelPrelude(lang, code string) string {
 				continue
 			}
 			used = true
+		} else if m := kernelEnvRe.FindStringSubmatch(l); m != nil {
+			// os.environ["OUT"] = ...: the kernel's environment, which
+			// a command this cell starts sees as $OUT.
+			if !mentionsAny(code, map[string]bool{m[1] + m[2]: true}) {
+				continue
+			}
+			used = true
 		}
 		b.WriteString(l + "\n")
 	}
@@ -252,7 +259,10 @@ func (s *State) KernelPrelude(lang, code string) string {
 	return b.String()
 }
 
-var kernelNameRe = refilter.MustCompile(`^([A-Za-z_]\w*)\s*(?:,|=[^=])`)
+var (
+	kernelNameRe = refilter.MustCompile(`^([A-Za-z_]\w*)\s*(?:,|=[^=])`)
+	kernelEnvRe  = refilter.MustCompile(`^os\.(?:environ\[\s*['"](\w+)['"]|(?:putenv|environ\.setdefault)\(\s*['"](\w+)['"])`)
+)
 
 // kernelDefName is the name a top-level "def NAME(" line defines.
 func kernelDefName(l string) (string, bool) {
