@@ -227,14 +227,22 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 	case "robocopy", "robocopy.exe":
 		// robocopy SRC DST /MIR (or /PURGE) deletes from DST whatever
 		// SRC lacks: rsync --delete.
-		mirror := false
+		// With /L it only lists what it would do: rsync's --dry-run.
+		mirror, list := false, false
 		for _, w := range words[1:] {
-			if lw := strings.ToLower(w); lw == "/mir" || lw == "/purge" {
+			switch lw := strings.ToLower(w); lw {
+			case "/mir", "/purge":
 				mirror = true
+			case "/l":
+				list = true
 			}
 		}
 		if mirror && len(paths) >= 2 {
-			return []string{"rsync", "-a", "--delete", paths[0] + "/", paths[1] + "/"}, text, true
+			argv := []string{"rsync", "-a", "--delete", paths[0] + "/", paths[1] + "/"}
+			if list {
+				argv = []string{"rsync", "-a", "--delete", "--dry-run", paths[0] + "/", paths[1] + "/"}
+			}
+			return argv, text, true
 		}
 	case "where-object", "?":
 		// Where-Object Name -match 'TOKEN|KEY': a filter on names, as
