@@ -1264,7 +1264,7 @@ func expandGroup(s string) string {
 
 var defineKeysRe = regexp.MustCompile(`^define\\?\((?: \*|\\s\*)?['"]?\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?['"]?$`)
 
-var yamlKeysRe = regexp.MustCompile(`^\^(?:\\s[*+]|\[\[:space:\]\][*+]| [*+])?\\?\(([A-Za-z_][A-Za-z0-9_]*(?:\\?\|[A-Za-z_][A-Za-z0-9_]*)*)\\?\)(?::| ?=|\\s\*=|\\b)?$`)
+var yamlKeysRe = regexp.MustCompile(`^\^(?:\\s[*+]|\[\[:space:\]\][*+]| [*+])?\\?\(([A-Za-z_][A-Za-z0-9_]*(?:\\?\|[A-Za-z_][A-Za-z0-9_]*)*)\\?\)(?::| ?=|\\s\*=|\\b| |\\s)?$`)
 
 // keyNamesGrep: "grep -oE '^[a-z_]+:' secrets.yaml" prints only the
 // part of each line before its ":" or "=", the names, whatever the file.
@@ -1356,11 +1356,22 @@ func namedSettingsGrep(v *cmdView) bool {
 		if !settingNameRe.MatchString(p) {
 			return false
 		}
+		// Names anchored at the line's start and closed by their
+		// separator ("^\s*(concurrent|limit) ", "^(num_tokens|
+		// authenticator):") select those settings exactly.
+		exact := exactKeysRe.MatchString(v.c.Args[i])
 		for _, name := range strings.FieldsFunc(p, func(r rune) bool { return r == '|' || r == '\\' || r == '^' }) {
 			// A pattern matches every setting containing it: "STRIPE"
 			// prints STRIPE_SECRET_KEY. Only a whole setting name of a
 			// plain kind (WP_CACHE, NODE_ENV, DB_PORT) is taken as
-			// printing that setting alone.
+			// printing that setting alone, or an exact name that says
+			// what it configures rather than holding a credential.
+			if exact {
+				if secretNameRe.MatchString(name) && !settingKindRe.MatchString(name) {
+					return false
+				}
+				continue
+			}
 			if secretNameRe.MatchString(name) || !plainSettingRe.MatchString(name) {
 				return false
 			}
@@ -1368,6 +1379,16 @@ func namedSettingsGrep(v *cmdView) bool {
 	}
 	return true
 }
+
+var (
+	// exactKeysRe is a grep pattern of setting names anchored at the
+	// start of a line and followed by their separator.
+	exactKeysRe = refilter.MustCompile(`^\^(?:\\s[*+]|\[\[:space:\]\][*+]| [*+])?\\?\(?[A-Za-z_][A-Za-z0-9_]*(?:\\?\|[A-Za-z_][A-Za-z0-9_]*)*\\?\)?(?::|=| ?=| |\\s|\\s\*[:=]|\\b)$`)
+	// settingKindRe is a setting name that configures a mechanism or a
+	// quantity (authenticator, num_tokens, token_ttl, auth_method), not
+	// one that holds a secret.
+	settingKindRe = refilter.MustCompile(`(?i)^(num|max|min)_|(authenticator|authorizer|_manager|_enabled|_ttl|_timeout|_interval|_method|_type|_mode|_provider|_count|_size|_length|_file|_path|_dir|_expiry|_validity\w*)$`)
+)
 
 // readFromSlot numbers the read_from values the pack loader accepts.
 func readFromSlot(from string) int {
@@ -1695,7 +1716,8 @@ func outputToFile(v *cmdView) bool {
 		last = n
 	}
 	for _, r := range last.c.Redirects {
-		if (r.Op == ">" || r.Op == ">>" || r.Op == ">|") && r.Target != "" && !strings.HasPrefix(r.Target, "/dev/") {
+		// (Not /dev/stdout or /dev/tcp/...; /dev/null discards it.)
+		if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target != "" && (!strings.HasPrefix(r.Target, "/dev/") || r.Target == "/dev/null") {
 			return true
 		}
 	}

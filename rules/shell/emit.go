@@ -751,6 +751,15 @@ func Interpreter(name string) string {
 
 func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	name := cmd.Name
+	if name == "mongosh" || name == "mongo" {
+		// db["drop" + "Database"](): the shell's JavaScript spelling a
+		// method's name in pieces reads as the method.
+		for i, a := range cmd.Args {
+			if strings.Contains(a, "[") && strings.Contains(a, "+") {
+				cmd.Args[i] = jsPropFold(a)
+			}
+		}
+	}
 	w.compiled(cmd, args.fields, c)
 	if configTriggers[name] != nil && len(w.st.Files) > 0 {
 		w.runTriggers(configTriggers[name], cmd, c)
@@ -2831,6 +2840,7 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 	var entry, cname string
 	hostPID := false    // --privileged or --pid=host: nsenter -t 1 reaches the host
 	privileged := false // --privileged: the host's block devices are in /dev
+	hostNet := false    // --network host: the host's network, metadata endpoint included
 	f = f[1:]
 	i := 0
 	for ; i < len(f); i++ {
@@ -2841,6 +2851,9 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 		}
 		if a == "--privileged" || a == "--pid=host" || a == "--pid" && i+1 < len(f) && f[i+1] == "host" {
 			hostPID = true
+		}
+		if a == "--network=host" || a == "--net=host" || (a == "--network" || a == "--net") && i+1 < len(f) && f[i+1] == "host" {
+			hostNet = true
 		}
 		privileged = privileged || a == "--privileged"
 		if !strings.HasPrefix(a, "--") {
@@ -2939,6 +2952,12 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 		if cmd := f[i+1:]; entry == "" && len(cmd) > 0 && outsideClient(cmd) {
 			return cmd
 		}
+		// ... or code fetched from the network runs with the host's
+		// network (or privileges): "docker run --network host alpine sh
+		// -c 'wget -qO- URL | sh'" is no sandbox for what it fetched.
+		if cmd := f[i+1:]; (hostNet || privileged) && len(cmd) > 0 && fetchWordRe.MatchString(strings.Join(cmd, " ")) {
+			return cmd
+		}
 		return nil
 	}
 	argv := f[i+1:]
@@ -2955,6 +2974,29 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 	}
 	return rewriteMounts(argv, pairs)
 }
+
+// jsPropFold joins JavaScript string literals concatenated with "+"
+// and turns a property named by a literal (obj["name"]) into obj.name.
+func jsPropFold(s string) string {
+	for i := 0; i < 8; i++ {
+		t := jsConcatDQ.ReplaceAllString(s, `"$1$2"`)
+		t = jsConcatSQ.ReplaceAllString(t, `'$1$2'`)
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return jsIndexProp.ReplaceAllString(s, ".$1$2")
+}
+
+var (
+	jsConcatDQ  = refilter.MustCompile(`"(\w*)"\s*\+\s*"(\w*)"`)
+	jsConcatSQ  = refilter.MustCompile(`'(\w*)'\s*\+\s*'(\w*)'`)
+	jsIndexProp = refilter.MustCompile(`\[\s*(?:"([A-Za-z_]\w*)"|'([A-Za-z_]\w*)')\s*\]`)
+)
+
+// fetchWordRe: a command line that downloads something.
+var fetchWordRe = refilter.MustCompile(`\b(?:curl|wget|fetch|aria2c|Invoke-WebRequest|iwr|irm)\b`)
 
 // apptainerExec is the command "apptainer exec|run IMAGE CMD..." runs,
 // with paths under --bind mounts rewritten to the host's. Apptainer

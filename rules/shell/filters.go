@@ -54,6 +54,16 @@ func grepOut(name string, args []string, in stdinInfo, st *State) (string, bool)
 	// compiling the pattern would be wasted on them.
 	text, ok := filterInput(o.Files, in, st)
 	if !ok {
+		if len(o.Files) == 0 && !o.Invert && !o.Only && treeListing(in.sources) {
+			// "git ls-files -o -i --directory | grep 'node_modules/$'":
+			// what survives is paths of the working tree with that
+			// name, whatever the listing held: ./**/NAME.
+			if m := nameFilterRe.FindStringSubmatch(o.Patterns[0]); m != nil {
+				if m[2] != "" {
+					return "./**/" + m[1] + "\n", true
+				}
+			}
+		}
 		return "", false
 	}
 	pattern, ere, fixed, icase, invert, only, whole, word := o.Patterns[0], o.ERE, o.Fixed, o.IgnoreCase, o.Invert, o.Only, o.Line, o.Word
@@ -94,6 +104,43 @@ func grepOut(name string, args []string, in stdinInfo, st *State) (string, bool)
 		}
 	}
 	return b.String(), true
+}
+
+// nameFilterRe is a grep pattern that is one file or directory name;
+// only one anchored at the end of the line ("node_modules/$") says what
+// the whole path ends with.
+var nameFilterRe = refilter.MustCompile(`^(?:\^|\^\./|/)?([A-Za-z0-9_][A-Za-z0-9_.-]*)(/?\$|/)?$`)
+
+// treeListing reports whether standard input is a listing of paths
+// below the working directory: git ls-files, ls, fd, or find from ".".
+func treeListing(srcs []Source) bool {
+	if len(srcs) == 0 {
+		return false
+	}
+	for _, s := range srcs {
+		if s.Kind != "pipe" {
+			return false
+		}
+		switch s.Name {
+		case "ls", "fd", "fdfind":
+			for _, a := range s.Args {
+				if strings.HasPrefix(a, "/") || strings.HasPrefix(a, "~") || strings.Contains(a, "..") {
+					return false
+				}
+			}
+		case "git":
+			if len(s.Args) == 0 || s.Args[0] != "ls-files" {
+				return false
+			}
+		case "find":
+			if len(s.Args) == 0 || s.Args[0] != "." {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // BasicRegexp converts a POSIX basic regular expression (grep's and

@@ -278,6 +278,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	if strings.Contains(code, "getattr(") {
 		code = getattrCalls(code)
 	}
+	if lang == "python" {
+		code = funcAliases(code)
+	}
 	if lang == "ruby" || lang == "php" {
 		code = indirectCalls(code)
 	}

@@ -1374,6 +1374,33 @@ func getattrCalls(code string) string {
 
 var getattrHeadRe = refilter.MustCompile(`\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*`)
 
+// funcAliases rewrites calls through a name bound to a function that
+// runs, deletes or spawns (f = os.system; from shutil import rmtree as
+// wipe) as calls of that function: f("rm -rf ~") reads as
+// os.system("rm -rf ~").
+func funcAliases(code string) string {
+	if !strings.Contains(code, "=") && !strings.Contains(code, " as ") {
+		return code
+	}
+	for _, m := range funcAliasRe.FindAllStringSubmatch(code, 8) {
+		name, target := m[1], m[2]
+		if name == "" {
+			name, target = m[5], m[3]+"."+m[4]
+		}
+		if name == "" || name == target {
+			continue
+		}
+		re, err := regexp.Compile(`\b` + regexp.QuoteMeta(name) + `\s*\(`)
+		if err != nil {
+			continue
+		}
+		code = re.ReplaceAllLiteralString(code, target+"(")
+	}
+	return code
+}
+
+var funcAliasRe = refilter.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)\s*=\s*((?:os|subprocess|shutil|pty|commands)\.(?:system|popen|run|call|check_call|check_output|Popen|getoutput|rmtree|remove|unlink|spawn\w*|exec\w*))[ \t]*$|(?m)^[ \t]*from\s+(os|subprocess|shutil|pty)\s+import\s+(system|popen|run|call|check_call|check_output|Popen|getoutput|rmtree|remove|unlink|spawn\w*|exec\w*)\s+as\s+([A-Za-z_]\w*)`)
+
 // importCalls rewrites __import__(EXPR), with a module name the scanner
 // can read ('o'+'s', "os"[::-1][::-1]), as that module's name, so that
 // getattr(__import__('o'+'s'), 'sys'+'tem')(CMD) reads as os.system(CMD).

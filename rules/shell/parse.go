@@ -880,6 +880,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	c.stdin = in
 	w.valueFrom = nil
 	wc := c
+	// curl -H "Authorization: Bearer $(cat ~/.config/ha/token)"
+	// http://localhost:8123/api/: a header's credential goes to a
+	// service on this machine, as a client's own argument.
+	loopback := loopbackRequest(ce.Args)
 	for i, word := range ce.Args {
 		w.subst = nil
 		if lit, ok := plainWord(word); ok {
@@ -897,7 +901,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			}
 			continue
 		}
-		fs, unres := w.fields(word, wc)
+		fc := wc
+		if n := len(raw.fields); loopback && n > 0 && (raw.fields[n-1] == "-H" || raw.fields[n-1] == "--header") {
+			fc = wc.with(ClientArgVia)
+		}
+		fs, unres := w.fields(word, fc)
 		for _, f := range fs {
 			raw.fields = append(raw.fields, f)
 			raw.unres = append(raw.unres, unres || Unknown(f))
@@ -1678,6 +1686,39 @@ func (w *walker) cmdExpand(text string) string {
 		return m
 	})
 }
+
+// loopbackRequest reports an HTTP client's command line whose only URLs
+// are on this machine (localhost, 127.0.0.1, [::1]).
+func loopbackRequest(args []*syntax.Word) bool {
+	if len(args) < 2 {
+		return false
+	}
+	prog, ok := plainWord(args[0])
+	if !ok {
+		return false
+	}
+	switch path.Base(prog) {
+	case "curl", "wget", "http", "https", "xh", "curlie":
+	default:
+		return false
+	}
+	local := false
+	for _, a := range args[1:] {
+		lit, ok := plainWord(a)
+		if !ok {
+			continue
+		}
+		if strings.Contains(lit, "://") {
+			if !loopbackURLRe.MatchString(lit) {
+				return false
+			}
+			local = true
+		}
+	}
+	return local
+}
+
+var loopbackURLRe = refilter.MustCompile(`^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(/|$)`)
 
 // unclosedQuote returns the quote character a parse error says the
 // source ended inside (EOF without its closing ' or "), or "".

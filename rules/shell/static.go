@@ -667,11 +667,25 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 		if out != "" && out != "-" {
 			w.st.Download(out, c.String())
 		}
-	case "sha256sum", "sha512sum", "shasum", "gsha256sum", "gpg", "gpg2", "cosign", "minisign", "sigstore", "slsa-verifier":
+	case "sha256sum", "sha512sum", "shasum", "gsha256sum", "gpg", "gpg2", "cosign", "minisign", "sigstore", "slsa-verifier",
+		"pkgutil", "spctl", "codesign", "rpm", "rpmkeys", "dpkg-sig", "debsig-verify":
 		// A checksum or signature check naming a download: it was
-		// verified before it was run.
+		// verified before it was run. (macOS: pkgutil --check-signature,
+		// spctl --assess, codesign --verify; rpm -K; dpkg-sig --verify.)
 		check := contains(a, "-c") || contains(a, "--check") || contains(a, "--verify") || contains(a, "-V") ||
 			len(a) > 0 && (a[0] == "verify-blob" || a[0] == "verify" || a[0] == "verify-artifact")
+		switch c.Name {
+		case "pkgutil":
+			check = contains(a, "--check-signature")
+		case "spctl":
+			check = contains(a, "-a") || contains(a, "--assess") || slices.ContainsFunc(a, func(x string) bool { return strings.HasPrefix(x, "-a") && !strings.HasPrefix(x, "--") })
+		case "codesign":
+			check = contains(a, "-v") || contains(a, "--verify") || contains(a, "-vv") || contains(a, "-dv")
+		case "rpm", "rpmkeys":
+			check = contains(a, "-K") || contains(a, "--checksig")
+		case "debsig-verify":
+			check = true
+		}
 		if !check {
 			break
 		}
