@@ -2434,8 +2434,10 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 		nr := newRaw(argv)
 		nr.text = it.text
 		nr.notes = it.notes
+		via := it.via
 		if it.assigned {
 			c = c.with("assign")
+			via += " unshown"
 		}
 		if it.dir != "" {
 			// The process runs there; the session's own directory is
@@ -2445,7 +2447,7 @@ func (w *walker) codeItem(it codeItem, c ctx) {
 			defer func() { w.st.Cwd, w.st.CwdByCd = cwd, byCd }()
 		}
 		w.depth++
-		w.emit(nr, c.with(it.via), stdinInfo{})
+		w.emit(nr, c.with(via), stdinInfo{})
 		w.depth--
 		return
 	}

@@ -655,7 +655,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				}
 			}
 			if p, n, ok := readPathExpr(rest, vars); ok && (looksLikePath(p) || openedName(callee, p) || envNamed(p)) {
-				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) || namesOnlyVar(code, m[0], m[1]+n) || keysOfLines(code[:m[0]]) {
+				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) || namesOnlyVar(code, m[0], m[1]+n) || keysOfLines(code[:m[0]]) || (callee == "expanduser" || callee == "Path") && pathVarUnread(code, m[0]) {
 					// key_filename=expanduser("~/.ssh/id_ed25519"): a
 					// library uses the key; dotenv_values(".env").keys():
 					// the names only.
@@ -1099,7 +1099,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	}
 	for _, m := range homePathRe.FindAllStringIndex(code, -1) {
 		if p, n, ok := readPathExpr(code[m[0]:], vars); ok && p != "~" {
-			if metaOnly(code[:m[0]], code[m[0]+n:]) || listingOnly(code, code[m[0]+n:]) || usedAsKeyFile(code[:m[0]]) {
+			if metaOnly(code[:m[0]], code[m[0]+n:]) || listingOnly(code, code[m[0]+n:]) || usedAsKeyFile(code[:m[0]]) || pathVarUnread(code, m[0]) {
 				continue
 			}
 			add(codeItem{argv: []string{"cat", p}, via: via + " path", text: clip(code[m[0]:], 200)})
@@ -1410,6 +1410,10 @@ func capturedUnshown(code string, pos int, callee, arg string) bool {
 			continue
 		}
 		t := strings.TrimSpace(line)
+		if printCallRe.MatchString(line) && strings.Contains(line, ".keys()") && !strings.Contains(line, ".values()") && !strings.Contains(line, ".items()") {
+			// print(sorted(json.loads(out)["data"].keys())): the names.
+			continue
+		}
 		if t == name || printCallRe.MatchString(line) || strings.Contains(line, ".write(") {
 			return false
 		}
@@ -1426,6 +1430,56 @@ var (
 	// codeOutRe: other ways code sends data out, besides netReadRe's
 	// fetches and netSendRe's posts.
 	codeOutRe = refilter.MustCompile(`\b(?:requests|httpx|session)\.(?:patch|request)\s*\(|\bsocket\b|\bsmtplib\b|\bpaste|\bupload`)
+)
+
+// pathVarUnread reports whether the path built at pos is bound to a
+// name (key = os.path.expanduser("~/.ssh/id_deploy"), p = Path.home() /
+// ".aws" / "credentials") that the code only tests, stats, chmods or
+// hands to a program as its key or output file (ssh -i key, ssh-keygen
+// -f key), or turns into its public half (str(key) + ".pub"): the file's
+// content never reaches the code.
+func pathVarUnread(code string, pos int) bool {
+	ls := strings.LastIndexByte(code[:pos], '\n') + 1
+	m := pathAssignRe.FindStringSubmatch(code[ls:pos])
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	end := strings.IndexByte(code[pos:], '\n')
+	if end < 0 {
+		return true
+	}
+	rest := code[pos+end:]
+	uses := 0
+	for i := 0; i < len(rest); {
+		j := strings.Index(rest[i:], name)
+		if j < 0 {
+			break
+		}
+		at := i + j
+		i = at + len(name)
+		if at > 0 && (isIdentByte(rest[at-1]) || rest[at-1] == '.') || i < len(rest) && isIdentByte(rest[i]) {
+			continue // part of a longer name
+		}
+		uses++
+		before, after := rest[max(0, at-40):at], rest[i:min(len(rest), i+40)]
+		switch {
+		case pathMetaBeforeRe.MatchString(before), pathMetaAfterRe.MatchString(after),
+			keyOptBeforeRe.MatchString(before), strings.HasPrefix(after, ") + \".pub\"") || strings.HasPrefix(after, ") + '.pub'"):
+		default:
+			return false
+		}
+	}
+	return uses > 0
+}
+
+var (
+	pathAssignRe     = refilter.MustCompile(`^\s*([A-Za-z_]\w*)\s*=\s*(?:os\.path\.|pathlib\.)?$`)
+	pathMetaBeforeRe = refilter.MustCompile(`\b(?:exists|isfile|isdir|islink|lexists|getsize|getmtime|stat|lstat|access|chmod|chown|utime)\(\s*(?:str\(\s*)?$`)
+	pathMetaAfterRe  = refilter.MustCompile(`^\s*\.\s*(?:exists|is_file|is_dir|is_symlink|stat|lstat|chmod|touch|name|parent|suffix)\b`)
+	// keyOptBeforeRe: the name is the value of a key or output file
+	// option in an argument list ("-i", key / "-f", str(key)).
+	keyOptBeforeRe = refilter.MustCompile(`["'](?:-i|-f|--identity-file|--key-file|-o)["']\s*,\s*(?:str\(\s*)?$|\bkey_filename\s*=\s*(?:str\(\s*)?$`)
 )
 
 // envSetRe finds code setting its own environment variables, which the
