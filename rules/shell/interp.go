@@ -506,6 +506,10 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			v2[lv.name] = val
 			scanCalls(v2, inLoop)
 		}
+		for _, list := range lv.lists {
+			setListVar(v2, lv.name, list)
+			scanCalls(v2, inLoop)
+		}
 		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
 	}
 	if lang == "perl" || lang == "ruby" || lang == "php" || lang == "sh" {
@@ -2681,7 +2685,10 @@ func StripPythonComments(code string) string {
 type pyLoop struct {
 	name string
 	vals []string
-	pos  int // where the loop starts in the code
+	// lists are the values of a loop over argument lists (for cmd in
+	// (["systemctl", "stop", "x"], [...])), each one whole.
+	lists [][]string
+	pos   int // where the loop starts in the code
 }
 
 // pyLoopVars finds loops over a literal list: for NAME in [...] / (...).
@@ -2700,7 +2707,45 @@ func pyLoopVars(code string, vars map[string]string) []pyLoop {
 	for _, m := range pyForRe.FindAllStringSubmatchIndex(code, 4) {
 		if vals, ok := loopValues(code[m[1]:], vars); ok && len(vals) > 0 {
 			out = append(out, pyLoop{name: code[m[2]:m[3]], vals: vals[:min(len(vals), 8)], pos: m[0]})
+		} else if lists := readSeqOfSeqs(code[m[1]:], vars); len(lists) > 0 {
+			out = append(out, pyLoop{name: code[m[2]:m[3]], lists: lists[:min(len(lists), 8)], pos: m[0]})
 		}
+	}
+	return out
+}
+
+// readSeqOfSeqs reads a literal tuple or list of literal lists at the
+// start of s: (["a", "b"], ["c"]).
+func readSeqOfSeqs(s string, vars map[string]string) [][]string {
+	t := strings.TrimLeft(s, " \t")
+	if t == "" || t[0] != '(' && t[0] != '[' {
+		return nil
+	}
+	close := byte(')')
+	if t[0] == '[' {
+		close = ']'
+	}
+	t = t[1:]
+	var out [][]string
+	for len(out) < 16 {
+		t = strings.TrimLeft(t, " \t\n")
+		vals, n, ok := readSeq(t, vars)
+		if !ok || !strings.HasPrefix(t, "[") && !strings.HasPrefix(t, "(") {
+			return nil
+		}
+		out = append(out, vals)
+		t = strings.TrimLeft(t[n:], " \t\n")
+		if strings.HasPrefix(t, ",") {
+			t = t[1:]
+			if u := strings.TrimLeft(t, " \t\n"); u != "" && u[0] == close {
+				return out
+			}
+			continue
+		}
+		if t != "" && t[0] == close {
+			return out
+		}
+		return nil
 	}
 	return out
 }

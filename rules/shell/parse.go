@@ -255,6 +255,15 @@ func (w *walker) script(src string, c ctx) error {
 		// "select disk 0`nclean" | diskpart: the script diskpart reads
 		// is the text piped in, however it is written. (The cheap test
 		// first: most scripts never name diskpart.)
+		if m := diskpartFileRe.FindStringSubmatch(src); m != nil && strings.EqualFold(m[2], m[3]) {
+			// "(echo select disk 1 & echo clean) > %TEMP%\dp.txt &&
+			// diskpart /s %TEMP%\dp.txt": the script diskpart runs is
+			// what the group just wrote to that file.
+			producer := strings.NewReplacer("&", "\n", ";", "\n", "(", "\n", ")", "\n", `"`, "\n", "'", "\n").Replace(m[1])
+			if diskpartWipeRe.MatchString(echoLineRe.ReplaceAllString(producer, "")) {
+				w.emit(newRaw([]string{"wipefs", "-a", "/dev/windows-volume"}), c.with("diskpart /s"), stdinInfo{})
+			}
+		}
 		if m := diskpartPipeRe.FindStringSubmatch(src); m != nil {
 			producer := strings.NewReplacer("`n", "\n", "`r", "", "\\n", "\n").Replace(m[1])
 			// Quoted lines, array items, or a group of echos:
@@ -360,6 +369,10 @@ var echoLineRe = refilter.MustCompile(`(?im)^[ \t]*@?echo\.?[ \t]+`)
 
 // diskpartPipeRe is text piped into diskpart: its script.
 var diskpartPipeRe = refilter.MustCompile(`(?is)^(.*)\|\s*diskpart(?:\.exe)?\s*$`)
+
+// diskpartFileRe is a group of echos written to a file that diskpart
+// then runs as its script (/s FILE).
+var diskpartFileRe = refilter.MustCompile(`(?is)\(([^()]*)\)\s*>\s*(\S+)\s*(?:&&?|;)\s*diskpart(?:\.exe)?\s+/s\s+(\S+)`)
 
 // psObjectStageRe is a pipeline stage that only PowerShell has.
 var psObjectStageRe = refilter.MustCompile(`(?i)^\s*(?:%|\?|foreach-object|where-object|select-object|sort-object)\s`)
