@@ -552,6 +552,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 	// The path-taking calls: deletes and reads.
 	scanPaths := func(vars map[string]string) {
 		for _, m := range rmtreeRe.FindAllStringIndex(code, -1) {
+			if inSpans(spans, m[0]) {
+				continue // named in a string: "Never run dbutils.fs.rm('/mnt', True)"
+			}
 			if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
 				add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
 			} else if arg := strings.TrimLeft(code[m[1]:], " \t"); vars[cmdKey+identAt(arg)] != "" {
@@ -621,6 +624,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			}
 		}
 		for _, m := range removeRe.FindAllStringIndex(code, -1) {
+			if inSpans(spans, m[0]) {
+				continue
+			}
 			if p, n, ok := readPathExpr(code[m[1]:], vars); ok {
 				if args, _, _ := strings.Cut(code[m[1]+n:], ")"); rRecursiveRe.MatchString(args) {
 					// R: unlink("~", recursive = TRUE)
@@ -925,6 +931,18 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				p, _, ok = readPathExpr(recv, vars)
 			}
 			if !ok || !looksLikePath(p) && p != "~" {
+				continue
+			}
+			if walkAgeRe.MatchString(code) {
+				// p.stat().st_mtime < cutoff: what is older than an age
+				// goes, as find's -mtime test selects it (and a
+				// name.startswith("job-") test as its -name); the tree
+				// decides whether that is a retention policy.
+				argv := []string{"find", p}
+				if nm := namePrefixRe.FindStringSubmatch(code); nm != nil {
+					argv = append(argv, "-name", nm[1]+"*")
+				}
+				add(codeItem{argv: append(argv, "-mtime", "+1", "-delete"), via: via + " walk+delete", text: clip(code[m[0]:], 200)})
 				continue
 			}
 			add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " walk+delete", text: clip(code[m[0]:], 200)})
@@ -1462,8 +1480,8 @@ func pathVarUnread(code string, pos int) bool {
 		}
 		at := i + j
 		i = at + len(name)
-		if at > 0 && (isIdentByte(rest[at-1]) || rest[at-1] == '.') || i < len(rest) && isIdentByte(rest[i]) {
-			continue // part of a longer name
+		if at > 0 && (isIdentByte(rest[at-1]) || rest[at-1] == '.') || i < len(rest) && (isIdentByte(rest[i]) || rest[i] == '\'' || rest[i] == '"') {
+			continue // part of a longer name, or a string's prefix (f'...')
 		}
 		uses++
 		before, after := rest[max(0, at-40):at], rest[i:min(len(rest), i+40)]
@@ -2497,6 +2515,8 @@ var (
 	rubyEachDeleteRe = refilter.MustCompile(`^\)?\s*\.each\s*(?:\{|do)\s*\|\w+\|\s*(?:FileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry)|File\.delete|FileUtils\.rm_f)\b`)
 	// walkFilterRe is a name or type test in a walk: the loop deletes
 	// what it selects (f.endswith('.pyc')), not everything.
+	namePrefixRe     = refilter.MustCompile(`\.name\.startswith\(\s*['"]([\w.-]+)['"]`)
+	walkAgeRe        = refilter.MustCompile(`\bst_[amc]time\b|\bget[amc]time\(|\.days\b\s*[<>]|\bmtime\s*[<>]`)
 	walkFilterRe     = refilter.MustCompile(`\.endswith\(|\bfnmatch\b|\.suffix\s*(==|in)\b|\.match\(|\.search\(|\bglob\(\s*['"]\*\.|\.extname\(|\bendsWith\(`)
 	namesOrExampleRe = refilter.MustCompile(`\.keys\b|\.(example|sample|template|dist)\b`)
 	presenceTestRe   = refilter.MustCompile(`(?i)\b(len|bool|nchar|isset|empty|strlen|length)\s*\(|!==?|===?|\bis\s+(not\s+)?None\b|\?\s*['"]|\bif\b|\bnull\b|\bnil\b|['"](set|present|missing|stored|configured|ok)['"]`)

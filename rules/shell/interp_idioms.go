@@ -551,6 +551,9 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 			}
 		}
 	}
+	if strings.Contains(code, "dbutils.") {
+		out = append(out, dbutilsItems(code, vars)...)
+	}
 	if m := keyringRe.FindStringIndex(code); m != nil && printsValue(code, keyringRe) {
 		svc, _, _ := readStrExpr(code[m[1]:], vars)
 		out = append(out, codeItem{argv: []string{"secret-tool", "lookup", "service", svc}, via: "keyring", text: clip(code[m[0]:], 200)})
@@ -1031,6 +1034,55 @@ func printsValue(code string, re *refilter.Regexp) bool {
 	}
 	return false
 }
+
+// dbutilsItems reads Databricks notebooks' dbutils: fs.rm(PATH, True)
+// removes a tree as "databricks fs rm -r" does (a loop's f.path over
+// dbutils.fs.ls(ROOT) is everything under ROOT), and a secret from
+// secrets.get that the code prints is shown as "databricks secrets
+// get-secret" would show it.
+func dbutilsItems(code string, vars map[string]string) []codeItem {
+	var out []codeItem
+	spans := literalSpans("python", code)
+	for _, m := range dbutilsRmRe.FindAllStringIndex(code, 8) {
+		if inSpans(spans, m[0]) {
+			continue
+		}
+		rest := code[m[1]:]
+		arg := callArg(rest)
+		if !dbutilsRecurseRe.MatchString(arg) {
+			continue
+		}
+		p, _, ok := readPathExpr(rest, vars)
+		if !ok {
+			// for f in dbutils.fs.ls(ROOT): dbutils.fs.rm(f.path, True)
+			if lm := dbutilsLsLoopRe.FindStringSubmatchIndex(code); lm != nil && strings.HasPrefix(strings.TrimSpace(arg), code[lm[2]:lm[3]]+".path") {
+				if root, _, ok2 := readPathExpr(code[lm[1]:], vars); ok2 {
+					p, ok = strings.TrimSuffix(root, "/")+"/*", true
+				}
+			}
+		}
+		if !ok {
+			p = unkOpen + "path" + unkClose
+		}
+		out = append(out, codeItem{argv: []string{"databricks", "fs", "rm", "-r", p}, via: "dbutils.fs.rm", text: clip(code[m[0]:], 200)})
+	}
+	if m := dbutilsSecretRe.FindStringIndex(code); m != nil && printsValue(code, dbutilsSecretRe) {
+		scope, n, _ := readStrExpr(code[m[1]:], vars)
+		key := ""
+		if after := strings.TrimLeft(code[m[1]+n:], " \t"); strings.HasPrefix(after, ",") {
+			key, _, _ = readStrExpr(strings.TrimLeft(after[1:], " \t"), vars)
+		}
+		out = append(out, codeItem{argv: []string{"databricks", "secrets", "get-secret", scope, key}, via: "dbutils.secrets", text: clip(code[m[0]:], 200)})
+	}
+	return out
+}
+
+var (
+	dbutilsRmRe      = refilter.MustCompile(`\bdbutils\.fs\.rm\(\s*`)
+	dbutilsRecurseRe = refilter.MustCompile(`,\s*(?:recurse\s*=\s*)?True\b`)
+	dbutilsLsLoopRe  = refilter.MustCompile(`\bfor\s+([A-Za-z_]\w*)\s+in\s+dbutils\.fs\.ls\(\s*`)
+	dbutilsSecretRe  = refilter.MustCompile(`\bdbutils\.secrets\.get(?:Bytes)?\(\s*(?:scope\s*=\s*)?`)
+)
 
 // resultOfOuterCall reports whether the text before a call on the
 // right-hand side of an assignment leaves it an argument of another
