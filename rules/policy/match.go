@@ -625,6 +625,13 @@ func (m *Matcher) targetHit(v *cmdView) (hit, suspect bool) {
 		if anyGlob(m.targets, np) {
 			return true, false
 		}
+		if d := v.c.Dir; d != "" && v.c.DirByCd && !strings.HasPrefix(np, "/") && !strings.HasPrefix(np, "~") && !strings.HasPrefix(np, "..") {
+			// "cd /var/www/html && rm -rf wp-content/uploads": the
+			// session went there, so the relative path names that place.
+			if jp := normPath(d + "/" + np); !anyGlob(m.except, jp) && anyGlob(m.targets, jp) {
+				return true, false
+			}
+		}
 	}
 	for _, t := range v.c.Through {
 		if np := normPath(t); !anyGlob(m.except, np) && anyGlob(m.targets, np) {
