@@ -665,7 +665,8 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				}
 			}
 			if p, n, ok := readPathExpr(rest, vars); ok && (looksLikePath(p) || openedName(callee, p) || envNamed(p)) {
-				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) || namesOnlyVar(code, m[0], m[1]+n) || keysOfLines(code[:m[0]]) || (callee == "expanduser" || callee == "Path") && pathVarUnread(code, m[0]) {
+				if usedAsKeyFile(code[:m[0]]) || namesOnly(rest[n:]) || namesOnlyVar(code, m[0], m[1]+n) || keysOfLines(code[:m[0]]) ||
+					callee == "dotenv_values" && keyWrapRe.MatchString(code[max(0, m[0]-12):m[0]]) || (callee == "expanduser" || callee == "Path") && pathVarUnread(code, m[0]) {
 					// key_filename=expanduser("~/.ssh/id_ed25519"): a
 					// library uses the key; dotenv_values(".env").keys():
 					// the names only.
@@ -1302,7 +1303,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 				// A test of the variable, not its value.
 				continue
 			}
-			add(codeItem{argv: []string{"printenv", envRefName(stmt, ix)}, via: via + " env", text: clip(code[ps.at:], 200)})
+			if name := envRefName(stmt, ix); !codeSetsEnv(code, name) {
+				add(codeItem{argv: []string{"printenv", name}, via: via + " env", text: clip(code[ps.at:], 200)})
+			}
 		}
 	}
 	// A secret a library hands over, printed: a cloud SDK's token or
@@ -1447,8 +1450,11 @@ func capturedUnshown(code string, pos int, callee, arg string) bool {
 }
 
 var (
+	// keyWrapRe: a mapping handed straight to set(), sorted(), list(),
+	// tuple() or len() yields its keys (set(dotenv_values(".env"))).
+	keyWrapRe        = refilter.MustCompile(`\b(?:set|sorted|list|tuple|len)\(\s*$`)
 	cwdKwRe          = refilter.MustCompile(`\bcwd\s*=\s*`)
-	capturedAssignRe = refilter.MustCompile(`^\s*([A-Za-z_]\w*)\s*=\s*[\w.]*$`)
+	capturedAssignRe = refilter.MustCompile(`^\s*([A-Za-z_]\w*)\s*=\s*(?:(?:json\.loads|yaml\.safe_load|loads|str|bytes)\(\s*)*[\w.]*$`)
 	// codeOutRe: other ways code sends data out, besides netReadRe's
 	// fetches and netSendRe's posts.
 	codeOutRe = refilter.MustCompile(`\b(?:requests|httpx|session)\.(?:patch|request)\s*\(|\bsocket\b|\bsmtplib\b|\bpaste|\bupload`)
@@ -1503,6 +1509,29 @@ var (
 	// option in an argument list ("-i", key / "-f", str(key)).
 	keyOptBeforeRe = refilter.MustCompile(`["'](?:-i|-f|--identity-file|--key-file|-o)["']\s*,\s*(?:str\(\s*)?$|\bkey_filename\s*=\s*(?:str\(\s*)?$`)
 )
+
+// codeSetsEnv reports whether the code gives the environment variable
+// a value of its own before it is read (os.environ["X"] = "...",
+// mock.patch.dict(os.environ, {"X": "dummy"}), monkeypatch.setenv("X",
+// ...)): printing it shows what the code wrote, not a secret.
+func codeSetsEnv(code, name string) bool {
+	if name == "" {
+		return false
+	}
+	if _, ok := codeEnvSets(code, nil)[name]; ok {
+		return true
+	}
+	for _, m := range envDictSetRe.FindAllStringSubmatchIndex(code, 4) {
+		if body, _, ok := strings.Cut(code[m[1]:], "}"); ok && (strings.Contains(body, "'"+name+"'") || strings.Contains(body, `"`+name+`"`)) {
+			return true
+		}
+	}
+	return strings.Contains(code, "setenv('"+name+"'") || strings.Contains(code, `setenv("`+name+`"`)
+}
+
+// envDictSetRe: a dict of values laid over the environment
+// (patch.dict(os.environ, {...}), os.environ.update({...})).
+var envDictSetRe = refilter.MustCompile(`(?:\bpatch\.dict\(\s*os\.environ\s*,|\bos\.environ\.update\()\s*\{`)
 
 // envSetRe finds code setting its own environment variables, which the
 // processes it starts inherit: os.environ["X"] = v, os.putenv("X", v),

@@ -184,6 +184,8 @@ var connClients = map[string]bool{
 	"psql": true, "pg_dump": true, "pg_dumpall": true, "pg_restore": true, "pgcli": true, "mysql": true, "mysqldump": true,
 	"mariadb": true, "mycli": true, "redis-cli": true, "mongosh": true, "mongo": true, "mongodump": true, "mongorestore": true,
 	"usql": true, "clickhouse-client": true, "cqlsh": true, "litecli": true, "valkey-cli": true,
+	// steamcmd +login USER PASSWORD: a build uploader's own login.
+	"steamcmd": true, "steamcmd.sh": true, "steamcmd.exe": true,
 }
 
 // secretSetter reports whether the words so far (program and
