@@ -26,7 +26,9 @@ type cmdView struct {
 	flags   map[string]bool
 	pos     []string // operands, in order
 	posIx   []int    // their indexes into c.Args
-	str     string
+	// cdJoined caches npCd per positional argument.
+	cdJoined []string
+	str      string
 	// next is the pipeline stage reading this command's output, if any.
 	next *cmdView
 	// listingText caches cloudListing (listingDone: computed).
@@ -260,6 +262,22 @@ var systemDirs = map[string]bool{"/var/lib": true, "/var/log": true, "/usr/lib":
 // npRead is the path a command reads: a relative path is always taken
 // from the known working directory ("cd ~/.aws" then "cat credentials"),
 // since reading has no build-output exception to protect.
+// npCd is the k-th positional argument's relative path np joined to
+// the directory the session cd'ed to, computed once per view.
+func (v *cmdView) npCd(k int, np string) string {
+	if v.cdJoined == nil {
+		v.cdJoined = make([]string, len(v.pos))
+	}
+	if k < len(v.cdJoined) && v.cdJoined[k] != "" {
+		return v.cdJoined[k]
+	}
+	j := normPath(v.c.Dir + "/" + np)
+	if k < len(v.cdJoined) {
+		v.cdJoined[k] = j
+	}
+	return j
+}
+
 func (v *cmdView) npRead(p string) string {
 	n := v.np(p)
 	d := v.c.Dir
@@ -625,10 +643,10 @@ func (m *Matcher) targetHit(v *cmdView) (hit, suspect bool) {
 		if anyGlob(m.targets, np) {
 			return true, false
 		}
-		if d := v.c.Dir; d != "" && v.c.DirByCd && !strings.HasPrefix(np, "/") && !strings.HasPrefix(np, "~") && !strings.HasPrefix(np, "..") {
+		if v.c.DirByCd && v.c.Dir != "" && !strings.HasPrefix(np, "/") && !strings.HasPrefix(np, "~") && !strings.HasPrefix(np, "..") {
 			// "cd /var/www/html && rm -rf wp-content/uploads": the
 			// session went there, so the relative path names that place.
-			if jp := normPath(d + "/" + np); !anyGlob(m.except, jp) && anyGlob(m.targets, jp) {
+			if jp := v.npCd(k, np); !anyGlob(m.except, jp) && anyGlob(m.targets, jp) {
 				return true, false
 			}
 		}
