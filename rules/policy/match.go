@@ -259,9 +259,6 @@ func gitLongPrefix(name string) string {
 var systemDirs = map[string]bool{"/var/lib": true, "/var/log": true, "/usr/lib": true, "/usr/share": true, "/usr/bin": true, "/usr/sbin": true,
 	"/usr/local": true, "/usr/local/bin": true, "/usr/local/lib": true, "/lib": true, "/lib64": true, "/etc/ssl": true, "/etc/systemd": true}
 
-// npRead is the path a command reads: a relative path is always taken
-// from the known working directory ("cd ~/.aws" then "cat credentials"),
-// since reading has no build-output exception to protect.
 // npCd is the k-th positional argument's relative path np joined to
 // the directory the session cd'ed to, computed once per view.
 func (v *cmdView) npCd(k int, np string) string {
@@ -278,6 +275,9 @@ func (v *cmdView) npCd(k int, np string) string {
 	return j
 }
 
+// npRead is the path a command reads: a relative path is always taken
+// from the known working directory ("cd ~/.aws" then "cat credentials"),
+// since reading has no build-output exception to protect.
 func (v *cmdView) npRead(p string) string {
 	n := v.np(p)
 	d := v.c.Dir
