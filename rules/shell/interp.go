@@ -419,12 +419,13 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			}
 			if ok {
 				// spawn("rm", ["-rf", "/"]) is handled below; a list is argv.
-				it := codeItem{argv: argv, via: via + " " + strings.TrimRight(callee, "( "), text: clip(code[m[0]:], 200),
-					assigned: lang == "python" && capturedUnshown(code, m[0], strings.TrimRight(callee, "( "), callArg(rest))}
-				if k := cwdKwRe.FindStringIndex(callArg(rest)); k != nil {
+				name, args := strings.TrimRight(callee, "( "), callArg(rest)
+				it := codeItem{argv: argv, via: via + " " + name, text: clip(code[m[0]:], 200),
+					assigned: lang == "python" && capturedUnshown(code, m[0], name, args)}
+				if k := cwdKwRe.FindStringIndex(args); k != nil {
 					// subprocess.run([...], cwd="infra/ephemeral/x"):
 					// where the command runs.
-					if d, _, ok := readPathExpr(callArg(rest)[k[1]:], vars); ok && looksLikePath(d) {
+					if d, _, ok := readPathExpr(args[k[1]:], vars); ok && looksLikePath(d) {
 						it.dir = d
 					}
 				}
