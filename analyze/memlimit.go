@@ -13,7 +13,7 @@ import (
 // the runtime's defaults the process grows to twice that and more before
 // the collector catches up and the scavenger hands memory back: 290 to
 // 330 MB of peak RSS, varying with the load. While audits run, the Go
-// runtime's soft memory limit is therefore lowered to memFloor (192 MiB) per
+// runtime's soft memory limit is therefore lowered to memFloor (224 MiB) per
 // ledger being audited, and the GC percentage raised to memGCPercent,
 // unless the process has tuned the collector itself (GOMEMLIMIT, GOGC
 // or debug.SetMemoryLimit). The limit never drops below
@@ -25,9 +25,12 @@ import (
 // collection at the end of the scan (1.5: 221-230 MB, ~10 % slower).
 // As the per-session state grew with the shell analysis, 1.65 reached
 // 293-310 MB on the same ledger; 1.55 gives 267-270 MB for about 5 %
-// more time (measured alternately, three runs each).
+// more time (measured alternately, three runs each). The floor was 192
+// MiB until the live heap shrank again; at 224 MiB the 1 M-call ledger
+// takes 106 collections instead of 142 (9.9 against 12.9 CPU-s of
+// collection) at 244 MB of peak RSS against 243.
 const (
-	memFloor       = 192 << 20
+	memFloor       = 224 << 20
 	memHeadroom    = 1.55
 	memCheckEvery  = 1 << 15 // records between live-heap measurements
 	memLimitUnset  = math.MaxInt64

@@ -25,6 +25,7 @@ package refilter
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,7 +52,10 @@ type Regexp struct {
 	once sync.Once
 	lits []string // nil: no filter
 	fold bool     // lits are lower-case and compared case-insensitively
-	anc  *anchored
+	// pairs[i] are the byte pairs of lits[i] (pairIndex), looked up in
+	// a long text's pair set before the text is searched for it.
+	pairs [][]uint16
+	anc   *anchored
 	// parsed is Compile's parse, handed to prepare so that the pattern
 	// is not parsed twice; nil afterwards.
 	parsed *syntax.Regexp
@@ -117,6 +121,10 @@ func (r *Regexp) prepare() {
 				r.lits[i] = strings.ToLower(l)
 			}
 		}
+		r.pairs = make([][]uint16, len(r.lits))
+		for i, l := range r.lits {
+			r.pairs[i] = literalPairs(l)
+		}
 	})
 }
 
@@ -181,12 +189,14 @@ func (r *Regexp) mayMatch(s string) bool {
 	if r.lits == nil {
 		return true
 	}
+	if len(s) >= pairsMinText {
+		return r.mayMatchLong(s)
+	}
 	if r.fold {
-		low, ok := lowerASCII(s)
-		if !ok {
+		if !ascii(s) {
 			return true
 		}
-		s = low
+		return containsLowered(s, r.lits)
 	}
 	for _, l := range r.lits {
 		if strings.Contains(s, l) {
@@ -196,25 +206,150 @@ func (r *Regexp) mayMatch(s string) bool {
 	return false
 }
 
-// lowered is a text and its ASCII lower-case form (ok false: the text
-// is not ASCII).
-type lowered struct {
-	src, low string
-	ok       bool
+// containsLowered reports whether the ASCII text s, lower-cased, contains
+// one of lits. Lower-casing each short text into a new string was an
+// allocation per pattern and text; the lower-cased copy lives in a stack
+// buffer here, seen through a string header that never leaves the call.
+func containsLowered(s string, lits []string) bool {
+	var buf [pairsMinText]byte
+	n := copy(buf[:], s)
+	for i := range n {
+		buf[i] = lowerByte(buf[i])
+	}
+	low := unsafe.String(&buf[0], n)
+	for _, l := range lits {
+		if strings.Contains(low, l) {
+			return true
+		}
+	}
+	return false
 }
 
-// recentLowered remembers the last few long texts lower-cased. The
-// engine runs dozens of case-insensitive patterns over the same few
-// texts of a call (its source, the normalised command, a code cell),
-// and lower-casing a few hundred characters for each was a sixth of the
-// time spent on an execute_code call. Texts are compared by their
-// backing array and length: an entry holds its text, so the array
+// mayMatchLong is mayMatch for a long text, through its cached form: a
+// literal is searched for only when every byte pair of it occurs in the
+// text. A code cell or script of a few kilobytes is tested against
+// hundreds of patterns; most of their literals are absent, and a few
+// bit tests rule each out where a search reads the whole text.
+func (r *Regexp) mayMatchLong(s string) bool {
+	t := textOf(s)
+	text := s
+	if r.fold {
+		if !t.ok {
+			return true
+		}
+		text = t.lower()
+	}
+	for i, l := range r.lits {
+		if t.hasPairs(r.pairs[i]) && strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// A text's pair set has one bit per pair of adjacent bytes, both
+// ASCII-lower-cased, folded to 7 bits and hashed to pairBits. Each
+// mapping sends every occurrence of a literal onto an occurrence of its
+// own mapped pairs, so a missing pair proves the literal absent,
+// case-sensitive or not; a pair that is present proves nothing (the
+// search decides). 4096 bits keep a few-kilobyte text's set about a
+// tenth full, in 512 bytes: one set per long text read is allocation the
+// collector pays for, and 16384 bits (every 7-bit pair apart) added
+// 5 % to an audit's allocation.
+const (
+	pairBits     = 1 << 12
+	pairsMinText = 256 // below this, building the set costs more than it saves
+)
+
+func lowerByte(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+func pairIndex(a, b byte) uint16 {
+	return (uint16(lowerByte(a)&0x7f)*131 + uint16(lowerByte(b)&0x7f)) % pairBits
+}
+
+// literalPairs lists l's pairs, nil for a one-byte literal (which the
+// search alone decides).
+func literalPairs(l string) []uint16 {
+	if len(l) < 2 {
+		return nil
+	}
+	out := make([]uint16, 0, len(l)-1)
+	for i := 0; i+1 < len(l); i++ {
+		if p := pairIndex(l[i], l[i+1]); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// text is a long text as the filters read it: its ASCII lower-case form
+// (ok false: the text is not ASCII) and its pair set (nil below
+// pairsMinText).
+type text struct {
+	src   string
+	ok    bool
+	pairs *[pairBits / 64]uint64
+	// low is made on first use: many long texts are only ever read by
+	// case-sensitive patterns.
+	lowOnce sync.Once
+	low     string
+}
+
+// lower is the text's lower-case form; t.ok must be true.
+func (t *text) lower() string {
+	t.lowOnce.Do(func() { t.low = strings.ToLower(t.src) }) // no copy when already lower-case
+	return t.low
+}
+
+func (t *text) hasPairs(ps []uint16) bool {
+	if t.pairs == nil {
+		return true
+	}
+	for _, p := range ps {
+		if t.pairs[p>>6]&(1<<(p&63)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// recentTexts remembers the last few long texts. The engine runs
+// hundreds of patterns over the same few texts of a call (its source,
+// the normalised command, a code cell); lower-casing a few hundred
+// characters for each case-insensitive one was a sixth of the time
+// spent on an execute_code call, and searching a few kilobytes for each
+// literal of each pattern a tenth of an audit. Texts are compared by
+// their backing array and length: an entry holds its text, so the array
 // cannot be reused for other content while it is cached. Shared by all
 // goroutines; a race only costs a miss.
 var (
-	recentLowered [4]atomic.Pointer[lowered]
-	nextLowered   atomic.Uint32
+	recentTexts [8]atomic.Pointer[text]
+	nextText    atomic.Uint32
 )
+
+// textOf returns the cached form of a text of at least 64 bytes.
+func textOf(s string) *text {
+	for i := range recentTexts {
+		if c := recentTexts[i].Load(); c != nil && len(c.src) == len(s) && unsafe.StringData(c.src) == unsafe.StringData(s) {
+			return c
+		}
+	}
+	c := &text{src: s, ok: ascii(s)}
+	if len(s) >= pairsMinText {
+		c.pairs = new([pairBits / 64]uint64)
+		for i := 0; i+1 < len(s); i++ {
+			p := pairIndex(s[i], s[i+1])
+			c.pairs[p>>6] |= 1 << (p & 63)
+		}
+	}
+	recentTexts[nextText.Add(1)%uint32(len(recentTexts))].Store(c)
+	return c
+}
 
 // lowerASCII returns s lower-cased, or false when s is not ASCII.
 func lowerASCII(s string) (string, bool) {
@@ -224,17 +359,11 @@ func lowerASCII(s string) (string, bool) {
 		}
 		return strings.ToLower(s), true
 	}
-	for i := range recentLowered {
-		if c := recentLowered[i].Load(); c != nil && len(c.src) == len(s) && unsafe.StringData(c.src) == unsafe.StringData(s) {
-			return c.low, c.ok
-		}
+	t := textOf(s)
+	if !t.ok {
+		return "", false
 	}
-	c := &lowered{src: s, ok: ascii(s)}
-	if c.ok {
-		c.low = strings.ToLower(s) // no copy when already lower-case
-	}
-	recentLowered[nextLowered.Add(1)%uint32(len(recentLowered))].Store(c)
-	return c.low, c.ok
+	return t.lower(), true
 }
 
 func ascii(s string) bool {

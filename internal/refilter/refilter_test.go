@@ -3,6 +3,7 @@ package refilter
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -75,7 +76,44 @@ func TestAgreesWithRegexp(t *testing.T) {
 		want, got := regexp.MustCompile(p), MustCompile(p)
 		for _, s := range corpusTexts {
 			agree(t, want, got, s)
+			for _, l := range longForms(s) {
+				agree(t, want, got, l)
+			}
 		}
+	}
+}
+
+// longForms embeds s in texts long enough for the pair-set path, at the
+// start, the end and the middle of filler whose own pairs are few.
+func longForms(s string) []string {
+	pad := strings.Repeat("q ", pairsMinText/2)
+	return []string{s + pad, pad + s, pad + s + pad, pad + strings.ToUpper(s) + pad}
+}
+
+// TestPairSetRulesOut checks the pair set itself: a literal whose pairs
+// are all in the text is never ruled out, whatever the case, and one
+// with a missing pair is.
+func TestPairSetRulesOut(t *testing.T) {
+	long := strings.Repeat("print(value) ", 30) + "OS.System('x') ſ é"
+	tx := textOf(long)
+	if tx.pairs == nil {
+		t.Fatalf("no pair set for a %d-byte text", len(long))
+	}
+	for _, l := range []string{"os.system", "print(", "e) p", "'x'"} {
+		if !tx.hasPairs(literalPairs(l)) {
+			t.Errorf("%q ruled out of a text containing it", l)
+		}
+	}
+	for _, l := range []string{"rmtree", "popen", "zz"} {
+		if tx.hasPairs(literalPairs(l)) {
+			t.Errorf("%q not ruled out of a text without its pairs", l)
+		}
+	}
+	if textOf(long) != tx {
+		t.Error("the same text was not found in the cache")
+	}
+	if short := textOf(long[:100]); short.pairs != nil {
+		t.Error("a pair set was built for a short text")
 	}
 }
 
@@ -134,6 +172,7 @@ func FuzzAgreesWithRegexp(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for i := range wants {
 			agree(t, wants[i], gots[i], s)
+			agree(t, wants[i], gots[i], longForms(s)[2])
 		}
 	})
 }
