@@ -882,6 +882,13 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			}
 		}
 	}
+	if name == "docker" || name == "podman" || name == "nerdctl" {
+		// "docker run --rm -p 6380:6379 --name redis-test redis": from
+		// now on localhost:6380 is that throwaway container.
+		if port, who := publishedScratch(args.fields); port != "" {
+			w.st.setTunnel(port, "container:"+who)
+		}
+	}
 	for _, oc := range optionCommands(name, args.fields) {
 		w.sub(oc, c.with(name+" option"), nil)
 	}
@@ -1565,6 +1572,13 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.sub(joinQuoted([]string{"cp", src, dst}), c.with(name+" cp"), nil)
 		} else if rest := containerExec(prog, args.fields); len(rest) > 0 {
 			label := name + " exec"
+			if prog == "kubectl" {
+				// The namespace and pod travel too ("kubectl exec
+				// e2e-tmp/redis-test-0"): rules can tell a scratch one.
+				if place := kubeExecPlace(args.fields); place != "" {
+					label += " " + place
+				}
+			}
 			if k := len(args.fields) - len(rest) - 1; prog != "kubectl" && k >= 0 {
 				if len(w.st.Mounts[args.fields[k]]) > 0 {
 					// "docker exec dbg cat /h/.aws/credentials" in a
@@ -2671,6 +2685,120 @@ func sshRemote(f []string) (host, rest string) {
 		host = h
 	}
 	return host, strings.Join(f[i+1:], " ")
+}
+
+// publishedScratch reads "run" options: the host port of the first
+// -p/--publish and the container's name (or image), when the container
+// keeps nothing (--rm, or no volume): a database in it is scratch.
+func publishedScratch(f []string) (port, who string) {
+	i := 0
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		i++
+	}
+	if i < len(f) && f[i] == "container" {
+		i++
+	}
+	if i >= len(f) || f[i] != "run" {
+		return "", ""
+	}
+	rm, volumes, name := false, false, ""
+	valued := map[string]bool{"-e": true, "--env": true, "-u": true, "--user": true, "-w": true, "--workdir": true, "--network": true,
+		"--net": true, "-l": true, "--label": true, "--entrypoint": true, "--env-file": true, "--platform": true, "-h": true, "--hostname": true,
+		"--restart": true, "-m": true, "--memory": true, "--cpus": true, "--health-cmd": true, "--tmpfs": true}
+	for i++; i < len(f); i++ {
+		a := f[i]
+		key, val, hasVal := strings.Cut(a, "=")
+		switch {
+		case a == "--rm":
+			rm = true
+		case a == "-p" || a == "--publish":
+			if i+1 < len(f) && port == "" {
+				port = hostPort(f[i+1])
+			}
+			i++
+		case hasVal && key == "--publish" || strings.HasPrefix(a, "-p") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			if port == "" {
+				if !hasVal || key != "--publish" {
+					val = a[2:]
+				}
+				port = hostPort(val)
+			}
+		case a == "-v" || a == "--volume" || a == "--mount":
+			volumes = true
+			i++
+		case key == "--volume" || key == "--mount" || strings.HasPrefix(a, "-v") && !strings.HasPrefix(a, "--"):
+			volumes = true
+		case a == "--name":
+			if i+1 < len(f) {
+				name = f[i+1]
+			}
+			i++
+		case key == "--name" && hasVal:
+			name = val
+		case valued[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			if name == "" {
+				name = a // the image
+			}
+			i = len(f)
+		}
+	}
+	if port == "" || name == "" || Unknown(name) || volumes && !rm {
+		return "", ""
+	}
+	return port, name
+}
+
+// hostPort is the host side of a -p spec ("6380:6379", "127.0.0.1:6380:6379/tcp").
+func hostPort(spec string) string {
+	spec, _, _ = strings.Cut(spec, "/")
+	parts := strings.Split(spec, ":")
+	if len(parts) < 2 {
+		return ""
+	}
+	p := parts[len(parts)-2]
+	if p == "" || strings.Trim(p, "0123456789") != "" {
+		return ""
+	}
+	return p
+}
+
+// kubeExecPlace is the namespace and pod of "kubectl exec" ("ns/pod",
+// or "pod" when no namespace is named), or "" when they are not plain
+// words.
+func kubeExecPlace(f []string) string {
+	ns, pod, seenExec := "", "", false
+	for i := 0; i < len(f); i++ {
+		a := f[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		switch {
+		case a == "--":
+			i = len(f)
+		case (a == "-n" || a == "--namespace") && i+1 < len(f):
+			ns = f[i+1]
+			i++
+		case hasVal && (name == "-n" || name == "--namespace"):
+			ns = val
+		case strings.HasPrefix(a, "-n") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			ns = a[2:]
+		case (a == "-c" || a == "--container" || a == "--context" || a == "--kubeconfig" || a == "--cluster" || a == "--user" || a == "-s" || a == "--server" || a == "--as" || a == "--token") && i+1 < len(f):
+			i++
+		case strings.HasPrefix(a, "-"):
+		case !seenExec:
+			seenExec = a == "exec"
+		case pod == "":
+			pod = strings.TrimPrefix(strings.TrimPrefix(a, "pod/"), "pods/")
+		}
+	}
+	if pod == "" || Unknown(pod) || Unknown(ns) {
+		return ""
+	}
+	if ns != "" {
+		return ns + "/" + pod
+	}
+	return pod
 }
 
 func containerExec(prog string, f []string) []string {

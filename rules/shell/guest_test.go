@@ -17,7 +17,7 @@ func TestGuestAndRemoteExec(t *testing.T) {
 		{`incus exec c1 -- ls /`, "ls / [incus exec]"},
 		{`lxc-attach -n c1 -- rm -rf /data`, "rm -rf /data [lxc-attach exec]"},
 		{`nomad alloc exec -task web 3f9c2a1e cat /secrets/token`, "cat /secrets/token [nomad exec]"},
-		{`oc exec -n prod db-0 -- psql -c 'DROP DATABASE app'`, "psql -c 'DROP DATABASE app' [oc exec]"},
+		{`oc exec -n prod db-0 -- psql -c 'DROP DATABASE app'`, "psql -c 'DROP DATABASE app' [oc exec prod/db-0]"},
 		{`oc debug node/n1 -- chroot /host rm -rf /var/lib/etcd`, "rm -rf /var/lib/etcd [oc exec]"},
 		{`fly ssh console -a app -C "cat /app/releases/COOKIE"`, "cat /app/releases/COOKIE [fly remote command]"},
 	} {

@@ -4,8 +4,9 @@ import "strings"
 
 // HelpOnly reports whether the command only asks a program for its
 // usage text: "terraform destroy -help", "kubectl delete --help", "aws
-// s3 rb help", "gcloud help projects delete". Such a command prints and
-// exits; the verbs it names never run, so matching it as the verb would
+// s3 rb help", "gcloud help projects delete", or (kubectl) whether a
+// verb is allowed. Such a command prints and exits; the verbs it names
+// never run, so matching it as the verb would
 // block the very lookup an agent makes before acting carefully.
 //
 // Programs that hand their remaining words to code are excluded: a
@@ -16,10 +17,17 @@ func (c Command) HelpOnly() bool {
 	if codeRunners[c.Name] || strings.Contains(c.Program, "/") || strings.HasPrefix(c.Program, ".") {
 		return false
 	}
+	kube := c.Name == "kubectl" || c.Name == "oc"
 	for i, a := range c.Args {
 		switch {
-		case c.Name == "kubectl" && (a == "exec" || a == "run" || a == "debug" || a == "attach"):
+		case kube && (a == "exec" || a == "run" || a == "debug" || a == "attach"):
 			return false // the rest is the container's command
+		case kube && (a == "who-can" || a == "access-matrix") && firstOperand(c.Args) == i,
+			kube && a == "can-i" && i > 0 && c.Args[i-1] == "auth" && firstOperand(c.Args) == i-1:
+			// "kubectl auth can-i delete namespaces", "kubectl who-can
+			// delete pods": questions about permissions, answered
+			// without acting on anything.
+			return true
 		case a == "--":
 			return false
 		case a == "--help" || a == "-help":
@@ -29,6 +37,22 @@ func (c Command) HelpOnly() bool {
 		}
 	}
 	return false
+}
+
+// firstOperand is the index of the first word of args that is not an
+// option ("-n ns", "--context=x" and their values skipped), or -1.
+func firstOperand(args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-n" || a == "--namespace" || a == "--context" || a == "--cluster" || a == "--user" || a == "--kubeconfig" || a == "-s" || a == "--server" || a == "--as":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
 }
 
 // codeRunners pass words after the program on to code they run.
