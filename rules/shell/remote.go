@@ -18,7 +18,16 @@ func remoteShells(name string, f []string) []string {
 	switch name {
 	case "gcloud":
 		if len(f) >= 2 && f[0] == "compute" && (f[1] == "ssh" || f[1] == "tpus" || f[1] == "tpu-vm") || len(f) >= 3 && f[0] == "alpha" && f[1] == "compute" && f[2] == "ssh" {
-			return optValues(f, "--command")
+			if cmds := optValues(f, "--command"); len(cmds) > 0 {
+				return cmds
+			}
+			// "gcloud compute ssh VM -- CMD": the words after "--" go
+			// to ssh, whose remote command they are.
+			if i := slices.Index(f, "--"); i >= 0 && i+1 < len(f) && f[1] == "ssh" {
+				if rest := f[i+1:]; !strings.HasPrefix(rest[0], "-") {
+					return []string{strings.Join(rest, " ")}
+				}
+			}
 		}
 	case "vagrant":
 		if len(f) >= 1 && f[0] == "ssh" {

@@ -250,7 +250,7 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		return b.String(), true
 	case "pwd":
 		return ".\n", true
-	case "go", "npm", "yarn", "pip", "pip3", "brew", "pnpm":
+	case "go", "npm", "yarn", "pip", "pip3", "brew", "pnpm", "composer", "poetry", "uv":
 		// Tools printing where their own cache lives ("$(go env
 		// GOCACHE)"): the usual place, which is what a delete of it
 		// reaches.
@@ -536,6 +536,12 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 				if u := lastURL(strings.Fields(src.Text)); u != "" {
 					if stem := archiveStem(urlBase(u)); stem != "" {
 						w.st.DownloadDir(stem, src.Text)
+						if genericStems[stem] {
+							// .../pkg/latest.tar.gz usually holds pkg/.
+							if parent := urlBase(strings.TrimSuffix(u, "/"+urlBase(u))); parent != "" && parent != "index.html" {
+								w.st.DownloadDir(parent, src.Text)
+							}
+						}
 					}
 				}
 			}
@@ -889,16 +895,25 @@ var passThrough = map[string]bool{
 
 // toolCacheDirs are the default answers of tools asked where their caches
 // and module stores live.
+// genericStems are archive names that say nothing of what they hold
+// (latest.tar.gz): the directory inside is named like the URL's parent.
+var genericStems = map[string]bool{"latest": true, "current": true, "stable": true, "release": true, "main": true, "master": true, "download": true}
+
 var toolCacheDirs = map[string]string{
-	"go env GOCACHE":            "~/.cache/go-build",
-	"npm config get userconfig": "~/.npmrc",
-	"go env GOMODCACHE":         "~/go/pkg/mod",
-	"npm config get cache":      "~/.npm",
-	"yarn cache dir":            "~/.cache/yarn",
-	"pip cache dir":             "~/.cache/pip",
-	"pip3 cache dir":            "~/.cache/pip",
-	"brew --cache":              "~/Library/Caches/Homebrew",
-	"pnpm store path":           "~/.local/share/pnpm/store",
+	"go env GOCACHE":                     "~/.cache/go-build",
+	"npm config get userconfig":          "~/.npmrc",
+	"go env GOMODCACHE":                  "~/go/pkg/mod",
+	"npm config get cache":               "~/.npm",
+	"yarn cache dir":                     "~/.cache/yarn",
+	"pip cache dir":                      "~/.cache/pip",
+	"pip3 cache dir":                     "~/.cache/pip",
+	"brew --cache":                       "~/Library/Caches/Homebrew",
+	"pnpm store path":                    "~/.local/share/pnpm/store",
+	"composer config cache-dir":          "~/.cache/composer",
+	"composer config --global cache-dir": "~/.cache/composer",
+	"poetry config cache-dir":            "~/.cache/pypoetry",
+	"uv cache dir":                       "~/.cache/uv",
+	"yarn config get cacheFolder":        "~/.yarn/berry/cache",
 }
 
 // unpackTarget reads an extraction command: the archive ("-" or "" for
