@@ -678,6 +678,13 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 					// path is printed, not the file.
 					continue
 				}
+				if (callee == "expanduser" || callee == "Path") && strings.HasSuffix(strings.TrimRight(code[:m[0]], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_. \t"), ".read(") &&
+					strings.Contains(code, "onfigParser") && configNamesOnly(code) {
+					// c.read(os.path.expanduser("~/.pypirc")) with only
+					// c.sections() and c.has_option(...) asked after it:
+					// the settings' names, not their values.
+					continue
+				}
 				if (metaOnly(code[:m[0]], rest[n:]) || listedOnly(code, code[:m[0]])) && !strings.Contains(code[m[0]:m[1]], "open") {
 					// os.path.exists(os.path.expanduser("~/.aws/credentials")):
 					// a path built to test, not to read.

@@ -525,6 +525,48 @@ var sdkCredRe = refilter.MustCompile(`(?i)(os\.environ|os\.getenv|process\.env|E
 // (ConfigParser().read(PATH)).
 var configReadRe = refilter.MustCompile(`\.read\(\s*`)
 
+// configParserVarRe binds a name to a new ConfigParser.
+var configParserVarRe = refilter.MustCompile(`\b([A-Za-z_]\w*)\s*=\s*(?:configparser\.)?(?:Raw|Safe)?ConfigParser\(`)
+
+// configNamesOnly reports whether the code's ConfigParser is read and
+// then asked only for its section and option names (c.sections(),
+// c.has_option(s, "password")): the names, not the values, of the
+// settings file. One parser bound to a name is all it understands, and
+// a parser only read is not enough: a kernel keeps it for later cells.
+func configNamesOnly(code string) bool {
+	ms := configParserVarRe.FindAllStringSubmatch(code, 2)
+	if len(ms) != 1 {
+		return false
+	}
+	name := ms[0][1]
+	asked := false
+	for i := 0; ; {
+		k := strings.Index(code[i:], name)
+		if k < 0 {
+			return asked
+		}
+		at := i + k
+		i = at + len(name)
+		if at > 0 && isWordByte(code[at-1]) || i < len(code) && isWordByte(code[i]) {
+			continue // part of a longer name
+		}
+		rest := code[i:]
+		switch {
+		case strings.HasPrefix(strings.TrimLeft(rest, " \t"), "=") && !strings.HasPrefix(strings.TrimLeft(rest, " \t"), "=="):
+		case strings.HasPrefix(rest, ".read("):
+		case strings.HasPrefix(rest, ".sections()"), strings.HasPrefix(rest, ".has_option("),
+			strings.HasPrefix(rest, ".has_section("), strings.HasPrefix(rest, ".options("):
+			asked = true
+		default:
+			return false
+		}
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
 // cloudSDKRe: code using a cloud or SaaS account's SDK, whose
 // collections are that account's resources (a web framework's ORM
 // collections are not read as such).
@@ -542,7 +584,7 @@ func libraryItems(code string, vars map[string]string) []codeItem {
 		m := mongoDropRe.FindStringIndex(code)
 		out = append(out, codeItem{argv: []string{"mongosh", host, "--eval", "db.dropDatabase()"}, via: "pymongo", text: clip(code[m[0]:], 200)})
 	}
-	if strings.Contains(code, "onfigParser") {
+	if strings.Contains(code, "onfigParser") && !configNamesOnly(code) {
 		// configparser.ConfigParser().read("/root/.my.cnf"): the file is
 		// read, and its values are what the code then uses or prints.
 		for _, m := range configReadRe.FindAllStringIndex(code, 4) {
