@@ -1108,6 +1108,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				}
 			}
 		}
+	case (name == "sqlcmd" || name == "Invoke-Sqlcmd" || name == "osql" || name == "mssql-cli") && (strings.Contains(strings.ToLower(cmd.Text), "xp_cmdshell") || in.known && strings.Contains(strings.ToLower(in.content), "xp_cmdshell")):
+		// EXEC xp_cmdshell 'cmd': SQL Server runs cmd through cmd.exe on
+		// the server, as the service account.
+		text := strings.Join(args.fields, " ")
+		if in.known {
+			text += "\n" + in.content
+		}
+		for _, m := range xpCmdshellRe.FindAllStringSubmatch(text, 8) {
+			w.sub(strings.ReplaceAll(m[1], "''", "'"), c.with(name+" xp_cmdshell"), nil)
+		}
 	case (name == "psql" || name == "gitlab-psql" || name == "ysqlsh") && (strings.Contains(cmd.Text, "ROGRAM") || strings.Contains(cmd.Text, "rogram") || in.known && strings.Contains(strings.ToLower(in.content), "program")):
 		// COPY ... TO/FROM PROGRAM 'cmd': the database server runs cmd
 		// through its shell (on the server the client connects to).
@@ -3346,6 +3356,10 @@ func (w *walker) tunnelOf(args []string) string {
 	}
 	return ""
 }
+
+// xpCmdshellRe is SQL Server's xp_cmdshell and the command it is given
+// (N'...' or '...', with ” for a quote inside).
+var xpCmdshellRe = refilter.MustCompile(`(?i)\bxp_cmdshell\s+N?'((?:[^']|'')*)'`)
 
 // diskpartWipeRe finds the diskpart commands that erase a disk or volume.
 var diskpartWipeRe = refilter.MustCompile(`(?im)^\s*(clean( all)?|format\b|delete (partition|volume|disk))`)

@@ -996,6 +996,17 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		if dm := dbNameRe.FindStringSubmatch(code); dm != nil {
 			argv = append(argv, "-d", dm[1])
 		}
+		if client == "duckdb" {
+			// duckdb.connect("scratch.duckdb"): the database file, as
+			// the client's first argument (none: in memory).
+			if i := strings.Index(code, "duckdb.connect("); i >= 0 {
+				if p, _, ok := readPathExpr(code[i+len("duckdb.connect("):], vars); ok {
+					argv = append(argv, p)
+				} else if strings.HasPrefix(strings.TrimSpace(code[i+len("duckdb.connect("):]), ")") {
+					argv = append(argv, ":memory:")
+				}
+			}
+		}
 		if client == "sqlite3" {
 			// sqlite3.connect(":memory:") or a file: the database is named
 			// as the client's first argument.
