@@ -1111,23 +1111,11 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 	case (name == "sqlcmd" || name == "Invoke-Sqlcmd" || name == "osql" || name == "mssql-cli") && (strings.Contains(strings.ToLower(cmd.Text), "xp_cmdshell") || in.known && strings.Contains(strings.ToLower(in.content), "xp_cmdshell")):
 		// EXEC xp_cmdshell 'cmd': SQL Server runs cmd through cmd.exe on
 		// the server, as the service account.
-		text := strings.Join(args.fields, " ")
-		if in.known {
-			text += "\n" + in.content
-		}
-		for _, m := range xpCmdshellRe.FindAllStringSubmatch(text, 8) {
-			w.sub(strings.ReplaceAll(m[1], "''", "'"), c.with(name+" xp_cmdshell"), nil)
-		}
+		w.serverCommands(xpCmdshellRe, args, in, c.with(name+" xp_cmdshell"))
 	case (name == "psql" || name == "gitlab-psql" || name == "ysqlsh") && (strings.Contains(cmd.Text, "ROGRAM") || strings.Contains(cmd.Text, "rogram") || in.known && strings.Contains(strings.ToLower(in.content), "program")):
 		// COPY ... TO/FROM PROGRAM 'cmd': the database server runs cmd
 		// through its shell (on the server the client connects to).
-		text := strings.Join(args.fields, " ")
-		if in.known {
-			text += "\n" + in.content
-		}
-		for _, m := range copyProgramRe.FindAllStringSubmatch(text, 8) {
-			w.sub(strings.ReplaceAll(m[1], "''", "'"), c.with(name+" COPY PROGRAM"), nil)
-		}
+		w.serverCommands(copyProgramRe, args, in, c.with(name+" COPY PROGRAM"))
 	case name == "salt" || name == "salt-ssh" || name == "salt-call":
 		// salt TARGET cmd.run 'CMD' (cmd.run_all, cmd.shell, ...): CMD
 		// runs on the minions the target names, as over ssh; salt-call
@@ -2793,7 +2781,7 @@ func kubeExecPlace(f []string) string {
 			ns = val
 		case strings.HasPrefix(a, "-n") && len(a) > 2 && !strings.HasPrefix(a, "--"):
 			ns = a[2:]
-		case (a == "-c" || a == "--container" || a == "--context" || a == "--kubeconfig" || a == "--cluster" || a == "--user" || a == "-s" || a == "--server" || a == "--as" || a == "--token") && i+1 < len(f):
+		case (a == "-c" || a == "--container" || a == "--token" || kubeGlobalValued[a]) && i+1 < len(f):
 			i++
 		case strings.HasPrefix(a, "-"):
 		case !seenExec:
@@ -3357,8 +3345,21 @@ func (w *walker) tunnelOf(args []string) string {
 	return ""
 }
 
+// serverCommands walks the commands a database client's SQL (its
+// arguments, and its input when known) hands to the server's shell:
+// re's first group, a single-quoted SQL string (a quote doubled inside).
+func (w *walker) serverCommands(re *refilter.Regexp, args rawCmd, in stdinInfo, c ctx) {
+	text := strings.Join(args.fields, " ")
+	if in.known {
+		text += "\n" + in.content
+	}
+	for _, m := range re.FindAllStringSubmatch(text, 8) {
+		w.sub(strings.ReplaceAll(m[1], "''", "'"), c, nil)
+	}
+}
+
 // xpCmdshellRe is SQL Server's xp_cmdshell and the command it is given
-// (N'...' or '...', with ” for a quote inside).
+// (N'...' or '...', with two quotes for a quote inside).
 var xpCmdshellRe = refilter.MustCompile(`(?i)\bxp_cmdshell\s+N?'((?:[^']|'')*)'`)
 
 // diskpartWipeRe finds the diskpart commands that erase a disk or volume.

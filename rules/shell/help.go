@@ -39,13 +39,17 @@ func (c Command) HelpOnly() bool {
 	return false
 }
 
-// firstOperand is the index of the first word of args that is not an
-// option ("-n ns", "--context=x" and their values skipped), or -1.
+// kubeGlobalValued are kubectl's global options that take the next word
+// as their value.
+var kubeGlobalValued = map[string]bool{"--context": true, "--cluster": true, "--user": true, "--kubeconfig": true, "-s": true, "--server": true, "--as": true}
+
+// firstOperand is the index of the first word of kubectl's args that is
+// not an option ("-n ns", "--context=x" and their values skipped), or -1.
 func firstOperand(args []string) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-n" || a == "--namespace" || a == "--context" || a == "--cluster" || a == "--user" || a == "--kubeconfig" || a == "-s" || a == "--server" || a == "--as":
+		case a == "-n" || a == "--namespace" || kubeGlobalValued[a]:
 			i++
 		case strings.HasPrefix(a, "-"):
 		default:

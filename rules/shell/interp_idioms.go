@@ -547,7 +547,7 @@ func configNamesOnly(code string) bool {
 		}
 		at := i + k
 		i = at + len(name)
-		if at > 0 && isWordByte(code[at-1]) || i < len(code) && isWordByte(code[i]) {
+		if at > 0 && isIdentByte(code[at-1]) || i < len(code) && isIdentByte(code[i]) {
 			continue // part of a longer name
 		}
 		rest := code[i:]
@@ -561,10 +561,6 @@ func configNamesOnly(code string) bool {
 			return false
 		}
 	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 // cloudSDKRe: code using a cloud or SaaS account's SDK, whose

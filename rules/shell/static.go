@@ -534,11 +534,12 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 			// the URL's file.
 			for _, src := range in.sources {
 				if u := lastURL(strings.Fields(src.Text)); u != "" {
-					if stem := archiveStem(urlBase(u)); stem != "" {
+					base := urlBase(u)
+					if stem := archiveStem(base); stem != "" {
 						w.st.DownloadDir(stem, src.Text)
 						if genericStems[stem] {
 							// .../pkg/latest.tar.gz usually holds pkg/.
-							if parent := urlBase(strings.TrimSuffix(u, "/"+urlBase(u))); parent != "" && parent != "index.html" {
+							if parent := urlBase(strings.TrimSuffix(u, "/"+base)); parent != "" && parent != "index.html" {
 								w.st.DownloadDir(parent, src.Text)
 							}
 						}
@@ -893,12 +894,12 @@ var passThrough = map[string]bool{
 	"unzip": true, "funzip": true, "tar": true, "bsdtar": true, "xzcat": true, "bzcat": true, "zstdcat": true, "unxz": true, "bunzip2": true,
 }
 
-// toolCacheDirs are the default answers of tools asked where their caches
-// and module stores live.
 // genericStems are archive names that say nothing of what they hold
 // (latest.tar.gz): the directory inside is named like the URL's parent.
 var genericStems = map[string]bool{"latest": true, "current": true, "stable": true, "release": true, "main": true, "master": true, "download": true}
 
+// toolCacheDirs are the default answers of tools asked where their caches
+// and module stores live.
 var toolCacheDirs = map[string]string{
 	"go env GOCACHE":                     "~/.cache/go-build",
 	"npm config get userconfig":          "~/.npmrc",
