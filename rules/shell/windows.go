@@ -238,11 +238,11 @@ func winCommand(text string, fields []string, inline func(string) (string, bool)
 			}
 		}
 		if mirror && len(paths) >= 2 {
-			argv := []string{"rsync", "-a", "--delete", paths[0] + "/", paths[1] + "/"}
+			argv := []string{"rsync", "-a", "--delete"}
 			if list {
-				argv = []string{"rsync", "-a", "--delete", "--dry-run", paths[0] + "/", paths[1] + "/"}
+				argv = append(argv, "--dry-run")
 			}
-			return argv, text, true
+			return append(argv, paths[0]+"/", paths[1]+"/"), text, true
 		}
 	case "where-object", "?":
 		// Where-Object Name -match 'TOKEN|KEY': a filter on names, as
