@@ -745,6 +745,11 @@ func Interpreter(name string) string {
 		return "tcl"
 	case name == "groovy" || name == "jshell":
 		return "java"
+	case name == "elixir" || name == "iex":
+		return "elixir"
+	case name == "ghc" || name == "ghci":
+		// ghc -e EXPR evaluates one expression.
+		return "haskell"
 	}
 	return ""
 }
@@ -857,7 +862,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.st.setVar("TF_WORKSPACE", f[2])
 		}
 	}
-	if name == "git" && len(args.fields) > 0 && args.fields[0] == "stash" && (len(args.fields) == 1 || args.fields[1] == "push" || args.fields[1] == "save" || strings.HasPrefix(args.fields[1], "-")) {
+	if gf := gitSubArgs(name, args.fields); len(gf) > 0 && gf[0] == "stash" && (len(gf) == 1 || gf[1] == "push" || gf[1] == "save" || strings.HasPrefix(gf[1], "-")) {
 		// Work stashed first is not lost by a reset that follows.
 		w.st.setVar("GIT_STASHED", "1")
 	}
@@ -2266,19 +2271,22 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 	case "php":
 		codeFlags["-r"] = true
 		argFlags["-d"], argFlags["-c"] = true, true
-	case "lua", "applescript", "r", "java", "julia":
+	case "lua", "applescript", "r", "java", "julia", "haskell":
 		codeFlags["-e"] = true
 		if lang == "applescript" {
 			// osascript -l JavaScript -s o -e CODE
 			argFlags["-l"], argFlags["-s"] = true, true
 		}
+	case "elixir":
+		codeFlags["-e"], codeFlags["--eval"] = true, true
+		argFlags["-r"], argFlags["-pa"], argFlags["-pz"], argFlags["--erl"] = true, true, true, true
 	}
 	via := cmd.Name + " " + firstKey(codeFlags)
 	hadCode := false
 	for i := 0; i < len(f); i++ {
 		a := f[i]
 		key := a
-		if !codeFlags[a] && flagCluster(a) && codeFlags["-"+a[len(a)-1:]] && lang != "lua" && lang != "applescript" && lang != "r" && lang != "java" && lang != "julia" {
+		if !codeFlags[a] && flagCluster(a) && codeFlags["-"+a[len(a)-1:]] && lang != "lua" && lang != "applescript" && lang != "r" && lang != "java" && lang != "julia" && lang != "haskell" && lang != "elixir" {
 			// perl -le CODE, ruby -ne CODE, node -pe CODE, python3 -uc
 			// CODE: switches bundled with the code switch last.
 			key = "-" + a[len(a)-1:]
@@ -2557,6 +2565,22 @@ var sqlFileFlags = map[string][]string{
 	"clickhouse-client": {"--queries-file"}, "cockroach": {"--file"}, "mysqlsh": {"-f", "--file"},
 }
 
+// gitSubArgs returns git's arguments from its subcommand on, past the
+// global options ("git -C ../poky stash" stashes too); nil for other
+// programs.
+func gitSubArgs(name string, f []string) []string {
+	if name != "git" {
+		return nil
+	}
+	for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+		if (f[0] == "-C" || f[0] == "-c") && len(f) > 1 {
+			f = f[1:]
+		}
+		f = f[1:]
+	}
+	return f
+}
+
 // secretEnvFile reports whether a sourced file is a dotenv file with real
 // values (.env, .env.production, prod.env), not a template.
 func secretEnvFile(p string) bool {
@@ -2567,7 +2591,10 @@ func secretEnvFile(p string) bool {
 			return false
 		}
 	}
-	return lower == ".env" || strings.HasPrefix(lower, ".env.") || strings.HasSuffix(lower, ".env")
+	// OpenStack's RC files export OS_PASSWORD (admin-openrc.sh,
+	// keystonerc_admin).
+	openrc := strings.HasSuffix(strings.TrimSuffix(lower, ".sh"), "openrc") || strings.HasPrefix(lower, "keystonerc")
+	return lower == ".env" || strings.HasPrefix(lower, ".env.") || strings.HasSuffix(lower, ".env") || openrc
 }
 
 // envDump reports whether a command prints the whole environment: env

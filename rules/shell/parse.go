@@ -174,6 +174,29 @@ type ctx struct {
 	stdin stdinInfo
 }
 
+// decodedWords reports substitution sources that decode a blob (base64
+// -d, base32 -d, basenc -d, xxd -r, openssl enc -d).
+func decodedWords(srcs []Source) bool {
+	for _, s := range srcs {
+		if s.Kind != "cmdsubst" && s.Kind != "pipe" {
+			continue
+		}
+		for _, a := range s.Args {
+			switch s.Name {
+			case "base64", "base32", "basenc", "openssl":
+				if a == "-d" || a == "-D" || a == "--decode" || a == "-di" {
+					return true
+				}
+			case "xxd":
+				if strings.HasPrefix(a, "-") && strings.Contains(a, "r") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // ClientArgVia marks commands run in a substitution that is an argument
 // of a database or cache client (connClients), or of a command that
 // stores a secret (secretSetter).
@@ -222,6 +245,11 @@ func secretSetter(f []string) bool {
 		return sub("keyvault", "secret", "set")
 	case "aws":
 		return sub("secretsmanager", "put-secret-value") || sub("secretsmanager", "create-secret") || sub("secretsmanager", "update-secret") || sub("ssm", "put-parameter")
+	case "xcrun":
+		// notarytool keeps the app-specific password in the keychain.
+		return sub("notarytool", "store-credentials")
+	case "security":
+		return sub("add-generic-password") || sub("add-internet-password")
 	}
 	return false
 }
@@ -988,6 +1016,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	raw.text = c.text(s)
 	if maybeEmptyPrefix(raw.text, w.st.VarFrom) {
 		raw.notes = append(raw.notes, "maybe-empty-var")
+	}
+	if len(raw.srcs) > 0 && decodedWords(raw.srcs[0]) {
+		// "$(echo Y3Vy... | base64 -d)" as the command itself: the shell
+		// runs whatever the blob decodes to, kept unreadable on purpose.
+		raw.notes = append(raw.notes, "encoded-exec")
 	}
 	if len(raw.fields) > 0 && !contains(c.via, "cmd ^") {
 		// cmd.exe's escape character inside a program name is no

@@ -258,6 +258,14 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 			return p + "\n", true
 		}
 		return "", false
+	case "xcrun":
+		// "$(xcrun simctl get_app_container booted BUNDLE data)": a
+		// simulator app's sandbox, under the simulator's device tree
+		// (which "simctl erase" wipes whole).
+		if len(args) >= 4 && args[0] == "simctl" && args[1] == "get_app_container" && !Unknown(args[2]) && !Unknown(args[3]) {
+			return "~/Library/Developer/CoreSimulator/Devices/" + args[2] + "/data/Containers/Data/Application/" + args[3] + "\n", true
+		}
+		return "", false
 	case "readlink", "realpath":
 		// The path itself, resolved; what it names is what matters.
 		var b strings.Builder
