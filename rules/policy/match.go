@@ -679,6 +679,11 @@ func suspectWord(a string, m *Matcher, text string) bool {
 			return true
 		}
 	}
+	if disp == ".." || strings.HasSuffix(disp, "/..") {
+		// "$BUILDDIR/..": the parent of wherever it points, whatever
+		// the name promises.
+		return true
+	}
 	names := shell.UnknownNames(a)
 	for _, n := range names {
 		if n != "$()" && n != "fmt" && tempishRe.MatchString(n) {

@@ -783,6 +783,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			return namedScripts("pipenv", content, []string{name})
 		})
 	}
+	if name == "repo" && len(args.fields) > 1 && args.fields[0] == "forall" {
+		// repo forall [PROJECTS] -c CMD: CMD runs in a shell in every
+		// project of the manifest, as git submodule foreach does.
+		for i := 1; i+1 < len(args.fields); i++ {
+			if args.fields[i] == "-c" || args.fields[i] == "--command" {
+				w.sub(strings.Join(args.fields[i+1:], " "), c.with("repo forall"), nil)
+				break
+			}
+		}
+	}
 	if name == "wp" {
 		// WP-CLI runs PHP: "wp eval 'CODE'", "wp eval-file FILE", after
 		// a site alias (@prod) or global options (--path=...).
