@@ -724,7 +724,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			}
 		}
 	}
+	pre := len(out)
 	scanPaths(vars)
+	mid := len(out)
 	// for p in ['~/.aws/credentials', '~/.netrc']: print(open(p).read()):
 	// the calls are read once per value of the loop variable.
 	for _, lv := range loops {
@@ -735,6 +737,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			scanPaths(v2)
 		}
 		out = append(out[:seen], dedupeItems(out[:seen], out[seen:])...)
+	}
+	if len(out) > mid {
+		out = dropLoopUnknowns(out, pre, mid)
 	}
 	if lang == "julia" {
 		// Command literals run by run(`...`), read(`...`, String) and
@@ -2608,6 +2613,25 @@ func metaOnly(before, after string) bool {
 // printed: sorted(p.name for p in (Path.home()/'.ssh').iterdir()).
 func listingOnly(code, after string) bool {
 	return listMethodRe.MatchString(after) && !contentReadRe.MatchString(code)
+}
+
+// dropLoopUnknowns removes, from the items read before the loop
+// variables were bound (out[pre:mid]), those with an unresolved word
+// whose call was read again once per loop value: rmtree(f"~/ws/{d}") for
+// d in ("build", "log") removes those two, not some unknown ~/ws/... .
+func dropLoopUnknowns(out []codeItem, pre, mid int) []codeItem {
+	again := map[string]bool{}
+	for _, it := range out[mid:] {
+		again[it.text] = true
+	}
+	kept := out[:pre]
+	for _, it := range out[pre:mid] {
+		if again[it.text] && slices.ContainsFunc(it.argv, Unknown) {
+			continue
+		}
+		kept = append(kept, it)
+	}
+	return append(kept, out[mid:]...)
 }
 
 // listedOnly is listingOnly for a path handed to a listing function:

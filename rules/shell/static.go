@@ -250,12 +250,28 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		return b.String(), true
 	case "pwd":
 		return ".\n", true
-	case "go", "npm", "yarn", "pip", "pip3", "brew", "pnpm", "composer", "poetry", "uv":
+	case "go", "npm", "yarn", "pip", "pip3", "brew", "pnpm", "composer", "poetry", "uv", "biber":
 		// Tools printing where their own cache lives ("$(go env
 		// GOCACHE)"): the usual place, which is what a delete of it
 		// reaches.
 		if p, ok := toolCacheDirs[name+" "+strings.Join(args, " ")]; ok {
 			return p + "\n", true
+		}
+		return "", false
+	case "losetup":
+		// "$(losetup -fP --show disk.img)": the first free loop device,
+		// now backed by the image file (a device of its own, not a disk).
+		show, find := false, false
+		for _, a := range args {
+			switch {
+			case a == "--show":
+				show = true
+			case a == "--find" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
+				find = true
+			}
+		}
+		if show && find {
+			return "/dev/loop0\n", true
 		}
 		return "", false
 	case "xcrun":
@@ -923,6 +939,8 @@ var toolCacheDirs = map[string]string{
 	"poetry config cache-dir":            "~/.cache/pypoetry",
 	"uv cache dir":                       "~/.cache/uv",
 	"yarn config get cacheFolder":        "~/.yarn/berry/cache",
+	// biber prints the folder its PAR-packed binary unpacked into.
+	"biber --cache": "/tmp/par-biber/cache-biber",
 }
 
 // unpackTarget reads an extraction command: the archive ("-" or "" for

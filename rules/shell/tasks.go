@@ -1055,7 +1055,19 @@ var configTriggers = map[string][]buildTrigger{
 	"docker":           {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
 	"podman":           {{file: "Dockerfile", lang: "dockerfile", sub: "build"}},
 	"ssh":              {{file: "~/.ssh/config", lang: "sshconfig"}},
+	// latexmk runs its rc file as Perl; TeX engines started with
+	// -shell-escape run what \write18{...} in the document asks for.
+	"latexmk":  {{file: ".latexmkrc", lang: "perl"}, {file: "latexmkrc", lang: "perl"}},
+	"pdflatex": texTriggers,
+	"xelatex":  texTriggers,
+	"lualatex": texTriggers,
+	"latex":    texTriggers,
 }
+
+var texTriggers = []buildTrigger{{file: ".tex", lang: "tex", sub: "-shell-escape"}, {file: ".tex", lang: "tex", sub: "--shell-escape"}}
+
+// texShellRe is a TeX document's call out to the shell.
+var texShellRe = refilter.MustCompile(`\\(?:immediate\\)?(?:write18|ShellEscape)\s*\{([^{}]*)\}`)
 
 // runTriggers follows a tool into the trigger files it runs that the
 // session wrote.
@@ -1117,6 +1129,12 @@ func triggerCommands(mode, content string) []string {
 		return dockerRunLines(content)
 	case "sshconfig":
 		return sshConfigCommands(content)
+	case "tex":
+		var out []string
+		for _, m := range texShellRe.FindAllStringSubmatch(content, 16) {
+			out = append(out, m[1])
+		}
+		return out
 	case "ansible":
 		return ansibleCommands(content)
 	case "tiltfile":
@@ -1378,7 +1396,7 @@ func (w *walker) makeIncludes(content string) string {
 
 func langArg(mode string) []string {
 	switch mode {
-	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible", "tiltfile":
+	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible", "tiltfile", "tex":
 		return nil
 	}
 	return []string{mode}
