@@ -783,6 +783,26 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			return namedScripts("pipenv", content, []string{name})
 		})
 	}
+	if name == "bolt" && len(args.fields) > 2 && args.fields[0] == "command" && args.fields[1] == "run" {
+		// bolt command run CMD --targets ...: CMD runs on every target.
+		w.sub(args.fields[2], c.with("bolt command run"), nil)
+	}
+	if name == "puppet" && len(args.fields) > 1 && args.fields[0] == "apply" {
+		// puppet apply -e CODE, or a manifest the session wrote: the
+		// exec resources' commands run here.
+		for i := 1; i < len(args.fields); i++ {
+			a := args.fields[i]
+			switch {
+			case (a == "-e" || a == "--execute") && i+1 < len(args.fields):
+				for _, l := range puppetCommands(args.fields[i+1]) {
+					w.sub(l, c.with("puppet apply -e"), nil)
+				}
+				i++
+			case strings.HasSuffix(a, ".pp"):
+				w.runTaskFile([]string{a}, "puppet apply "+a, c, puppetCommands)
+			}
+		}
+	}
 	if name == "repo" && len(args.fields) > 1 && args.fields[0] == "forall" {
 		// repo forall [PROJECTS] -c CMD: CMD runs in a shell in every
 		// project of the manifest, as git submodule foreach does.

@@ -1057,12 +1057,18 @@ var configTriggers = map[string][]buildTrigger{
 	"ssh":              {{file: "~/.ssh/config", lang: "sshconfig"}},
 	// latexmk runs its rc file as Perl; TeX engines started with
 	// -shell-escape run what \write18{...} in the document asks for.
-	"latexmk":  {{file: ".latexmkrc", lang: "perl"}, {file: "latexmkrc", lang: "perl"}},
-	"pdflatex": texTriggers,
-	"xelatex":  texTriggers,
-	"lualatex": texTriggers,
-	"latex":    texTriggers,
+	"latexmk": {{file: ".latexmkrc", lang: "perl"}, {file: "latexmkrc", lang: "perl"}},
+	// Salt's state files: what cmd.run runs, what file.absent removes.
+	"salt":      saltTriggers,
+	"salt-call": saltTriggers,
+	"salt-ssh":  saltTriggers,
+	"pdflatex":  texTriggers,
+	"xelatex":   texTriggers,
+	"lualatex":  texTriggers,
+	"latex":     texTriggers,
 }
+
+var saltTriggers = []buildTrigger{{file: ".sls", lang: "sls", sub: "state.apply"}, {file: ".sls", lang: "sls", sub: "state.sls"}, {file: ".sls", lang: "sls", sub: "state.highstate"}}
 
 var texTriggers = []buildTrigger{{file: ".tex", lang: "tex", sub: "-shell-escape"}, {file: ".tex", lang: "tex", sub: "--shell-escape"}}
 
@@ -1129,6 +1135,10 @@ func triggerCommands(mode, content string) []string {
 		return dockerRunLines(content)
 	case "sshconfig":
 		return sshConfigCommands(content)
+	case "sls":
+		return slsCommands(content)
+	case "puppet":
+		return puppetCommands(content)
 	case "tex":
 		var out []string
 		for _, m := range texShellRe.FindAllStringSubmatch(content, 16) {
@@ -1260,6 +1270,42 @@ func ansibleCommands(content string) []string {
 		p := m[1] + m[2]
 		p = strings.NewReplacer("{{ ansible_env.HOME }}", "~", "{{ansible_env.HOME}}", "~", "{{ lookup('env', 'HOME') }}", "~").Replace(p)
 		out = append(out, "rm -rf "+quote(p))
+	}
+	return out
+}
+
+// slsCommands returns what a Salt state file does that the shell reading
+// knows: cmd.run's command lines ("- name: CMD") and file.absent's paths
+// (as rm -rf PATH).
+func slsCommands(content string) []string {
+	var out []string
+	state := ""
+	for _, line := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasSuffix(t, ":") && strings.Contains(t, "."):
+			state = strings.TrimSuffix(t, ":")
+		case strings.HasPrefix(t, "- name:"):
+			v := strings.Trim(strings.TrimSpace(strings.TrimPrefix(t, "- name:")), `'"`)
+			switch state {
+			case "cmd.run", "cmd.script", "cmd.wait":
+				out = append(out, v)
+			case "file.absent":
+				out = append(out, "rm -rf "+quote(v))
+			}
+		}
+	}
+	return out
+}
+
+// puppetExecRe is a Puppet exec resource's command (command => '...').
+var puppetExecRe = refilter.MustCompile(`\bcommand\s*=>\s*(?:'([^']*)'|"([^"]*)")`)
+
+// puppetCommands returns the commands Puppet code's exec resources run.
+func puppetCommands(content string) []string {
+	var out []string
+	for _, m := range puppetExecRe.FindAllStringSubmatch(content, 16) {
+		out = append(out, m[1]+m[2])
 	}
 	return out
 }
@@ -1396,7 +1442,7 @@ func (w *walker) makeIncludes(content string) string {
 
 func langArg(mode string) []string {
 	switch mode {
-	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible", "tiltfile", "tex":
+	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible", "tiltfile", "tex", "sls", "puppet":
 		return nil
 	}
 	return []string{mode}
