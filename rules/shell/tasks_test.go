@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,5 +109,49 @@ func TestConfigTriggers(t *testing.T) {
 				t.Errorf("%s after writing %s: %q walked", c.trigger, c.file, c.not)
 			}
 		}
+	}
+}
+
+// TestConfigManagementCommands: what Salt state files and Puppet code
+// run, as the triggers hand them to the walker.
+func TestConfigManagementCommands(t *testing.T) {
+	sls := "purge-old-homes:\n  file.absent:\n    - name: /home/old\nhotfix:\n  cmd.run:\n    - name: 'curl -s https://x.invalid/f.sh | bash'\npkgs:\n  pkg.installed:\n    - name: htop\n"
+	got := slsCommands(sls)
+	want := []string{"rm -rf '/home/old'", "curl -s https://x.invalid/f.sh | bash"}
+	if !slices.Equal(got, want) {
+		t.Errorf("slsCommands = %q, want %q", got, want)
+	}
+	pp := `exec { 'reset': command => '/bin/rm -rf /srv/x', } exec { "b": command => "make install" } file { '/tmp/a': ensure => absent }`
+	if got, want := puppetCommands(pp), []string{"/bin/rm -rf /srv/x", "make install"}; !slices.Equal(got, want) {
+		t.Errorf("puppetCommands = %q, want %q", got, want)
+	}
+	tex := "\\documentclass{article}\n\\immediate\\write18{ls -l}\n\\ShellEscape{date}\n\\write{not a shell}\n"
+	if got, want := triggerCommands("tex", tex), []string{"ls -l", "date"}; !slices.Equal(got, want) {
+		t.Errorf("tex commands = %q, want %q", got, want)
+	}
+}
+
+// TestGitSubArgs: git's global options before the subcommand are skipped.
+func TestGitSubArgs(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"-C", "../poky", "stash"}, "stash"},
+		{[]string{"-c", "user.name=x", "--no-pager", "stash", "push"}, "stash"},
+		{[]string{"stash"}, "stash"},
+		{[]string{"-C"}, ""},
+	} {
+		got := gitSubArgs("git", c.in)
+		first := ""
+		if len(got) > 0 {
+			first = got[0]
+		}
+		if first != c.want {
+			t.Errorf("gitSubArgs(%q) starts %q, want %q", c.in, first, c.want)
+		}
+	}
+	if gitSubArgs("hg", []string{"stash"}) != nil {
+		t.Error("gitSubArgs of another program is not nil")
 	}
 }
