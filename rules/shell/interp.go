@@ -43,7 +43,7 @@ var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*
 
 var (
 	pyAssignRe = refilter.MustCompile(`(?m)(?:^|[;{]|\bBEGIN\s*\{)\s*(?:(?:const|let|var|val|my|our|local|set)\s+)?\$?([A-Za-z_][A-Za-z0-9_]*)(?:\s*,\s*(?:_|err))?\s*:?=\s*`)
-	rmtreeRe   = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
+	rmtreeRe   = refilter.MustCompile(`\b(?:removeItem|Directory\.Delete|os\.RemoveAll|Deno\.removeSync|Deno\.remove|file delete -force|file delete -force --|shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|rimraf(?:\.sync)?|FileUtils\.rm_rf|fs\.rm|rmdir)\s*\(\s*(?:(?:at|atPath)\s*:\s*)?`)
 	removeRe   = refilter.MustCompile(`\b(?:os\.remove|os\.unlink|unlinkSync|File\.delete|unlink|Path\([^)]*\)\.unlink)\s*\(\s*|\bunlink\s+glob\s*\(\s*`)
 	openRe     = refilter.MustCompile(`\b(?:read_to_string|fs::read|os\.OpenFile|File\.readlines|IO\.readlines|CURLFile|curl_file_create|upload_file|open|readfile|Deno\.readTextFile|Deno\.readFile|Bun\.file|os\.ReadFile|ioutil\.ReadFile|Files\.readString|Files\.readAllBytes|Files\.readAllLines|File\.open|readLines|readChar|readRDS|read_file|dotenv_values|read_text|read_bytes|readFileSync|readFile|File\.read!?|File\.binread|IO\.binread|file_get_contents|IO\.read|expanduser|Path\.expand|Path|fopen|io\.open|codecs\.open|file)\s*\(\s*`)
 	b64Re      = refilter.MustCompile(`\b(?:base64\.b64decode|b64decode|base64\.decodebytes|decode_base64|base64_decode|atob|Base64\.decode64)\s*\(\s*`)

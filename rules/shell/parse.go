@@ -250,6 +250,9 @@ func secretSetter(f []string) bool {
 		return sub("notarytool", "store-credentials")
 	case "security":
 		return sub("add-generic-password") || sub("add-internet-password")
+	case "mc":
+		// MinIO's client: a user created with its secret key.
+		return sub("admin", "user", "add")
 	}
 	return false
 }
