@@ -188,7 +188,9 @@ func decodedWords(srcs []Source) bool {
 					return true
 				}
 			case "xxd":
-				if strings.HasPrefix(a, "-") && strings.Contains(a, "r") {
+				// -r, -revert, or a short cluster such as -rp (not
+				// -groupsize).
+				if a == "-r" || a == "-revert" || len(a) <= 3 && strings.HasPrefix(a, "-") && strings.Contains(a, "r") {
 					return true
 				}
 			}
@@ -253,6 +255,8 @@ func secretSetter(f []string) bool {
 	case "mc":
 		// MinIO's client: a user created with its secret key.
 		return sub("admin", "user", "add")
+	case "rabbitmqctl":
+		return sub("change_password") || sub("add_user")
 	}
 	return false
 }

@@ -33,6 +33,16 @@ func remoteShells(name string, f []string) []string {
 		if len(f) >= 1 && f[0] == "ssh" {
 			return optValues(f, "-c", "--command")
 		}
+	case "hcloud":
+		// "hcloud server ssh SERVER -- CMD": ssh's remote command.
+		if i := slices.Index(f, "--"); len(f) >= 3 && f[0] == "server" && f[1] == "ssh" && i >= 0 && i+1 < len(f) {
+			return []string{strings.Join(f[i+1:], " ")}
+		}
+	case "doctl":
+		// "doctl compute ssh DROPLET --ssh-command CMD".
+		if len(f) >= 2 && f[0] == "compute" && f[1] == "ssh" {
+			return optValues(f, "--ssh-command")
+		}
 	case "parallel-ssh", "pssh", "pdsh", "clush":
 		// Fleet shells: the first word after the options is the command
 		// every host runs.
