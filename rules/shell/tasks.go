@@ -1140,21 +1140,23 @@ func triggerCommands(mode, content string) []string {
 	case "puppet":
 		return puppetCommands(content)
 	case "tex":
-		var out []string
-		for _, m := range texShellRe.FindAllStringSubmatch(content, 16) {
-			out = append(out, m[1])
-		}
-		return out
+		return groupMatches(texShellRe, content, 1)
 	case "ansible":
 		return ansibleCommands(content)
 	case "tiltfile":
-		var out []string
-		for _, m := range tiltCmdRe.FindAllStringSubmatch(content, 16) {
-			out = append(out, m[2])
-		}
-		return out
+		return groupMatches(tiltCmdRe, content, 2)
 	}
 	return []string{content}
+}
+
+// groupMatches returns one capture group of each of re's first 16
+// matches in content.
+func groupMatches(re *refilter.Regexp, content string, group int) []string {
+	var out []string
+	for _, m := range re.FindAllStringSubmatch(content, 16) {
+		out = append(out, m[group])
+	}
+	return out
 }
 
 // tiltCmdRe: a Tiltfile's local('CMD') and local_resource(cmd='CMD',
