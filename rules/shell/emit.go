@@ -713,6 +713,10 @@ var winScriptExtRe = refilter.MustCompile(`(?i)\.(bat|cmd|ps1|exe|vbs|js)$`)
 var winScriptHosts = map[string]bool{"cscript": true, "cscript.exe": true, "wscript": true, "wscript.exe": true, "mshta": true, "mshta.exe": true,
 	"rundll32": true, "rundll32.exe": true, "regsvr32": true, "regsvr32.exe": true}
 
+// noFlagClusters are the interpreters whose code switch does not end a
+// cluster of single-letter switches (perl -le CODE does; lua does not).
+var noFlagClusters = map[string]bool{"lua": true, "applescript": true, "r": true, "java": true, "julia": true, "haskell": true, "elixir": true}
+
 // IsShell reports whether name is a POSIX-like shell interpreter.
 func IsShell(name string) bool { return shells[name] }
 
@@ -2316,7 +2320,7 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 	for i := 0; i < len(f); i++ {
 		a := f[i]
 		key := a
-		if !codeFlags[a] && flagCluster(a) && codeFlags["-"+a[len(a)-1:]] && lang != "lua" && lang != "applescript" && lang != "r" && lang != "java" && lang != "julia" && lang != "haskell" && lang != "elixir" {
+		if !codeFlags[a] && flagCluster(a) && codeFlags["-"+a[len(a)-1:]] && !noFlagClusters[lang] {
 			// perl -le CODE, ruby -ne CODE, node -pe CODE, python3 -uc
 			// CODE: switches bundled with the code switch last.
 			key = "-" + a[len(a)-1:]

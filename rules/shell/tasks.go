@@ -1137,8 +1137,6 @@ func triggerCommands(mode, content string) []string {
 		return sshConfigCommands(content)
 	case "sls":
 		return slsCommands(content)
-	case "puppet":
-		return puppetCommands(content)
 	case "tex":
 		return groupMatches(texShellRe, content, 1)
 	case "ansible":
@@ -1444,7 +1442,7 @@ func (w *walker) makeIncludes(content string) string {
 
 func langArg(mode string) []string {
 	switch mode {
-	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible", "tiltfile", "tex", "sls", "puppet":
+	case "lines", "yaml", "procfile", "vscode", "json", "dockerfile", "sshconfig", "ansible", "tiltfile", "tex", "sls":
 		return nil
 	}
 	return []string{mode}
