@@ -819,7 +819,7 @@ func readPaths(v *cmdView, from string) []string {
 				}
 			}
 		}
-	case "curl", "curl.exe", "wget", "wget2":
+	case "curl", "curl.exe", "wget", "wget2", "uclient-fetch":
 		// Where a download is saved is written, not read ("curl URL -o
 		// /tmp/repo.key").
 		pos = withoutOutputs(v.c.Name, v.c.Args, pos)
@@ -2149,7 +2149,7 @@ var downloadOutputOpts = map[string]bool{"-o": true, "--output": true, "--output
 func withoutOutputs(prog string, args, pos []string) []string {
 	out := map[string]bool{}
 	for i, a := range args {
-		if (downloadOutputOpts[a] || a == "-O" && strings.HasPrefix(prog, "wget")) && i+1 < len(args) {
+		if (downloadOutputOpts[a] || a == "-O" && (strings.HasPrefix(prog, "wget") || prog == "uclient-fetch")) && i+1 < len(args) {
 			out[args[i+1]] = true
 		} else if name, val, ok := strings.Cut(a, "="); ok && downloadOutputOpts[name] {
 			out[val] = true

@@ -557,6 +557,12 @@ func (w *walker) resendValues(cmds []Command, c ctx) {
 			continue
 		}
 		for _, vf := range cmd.ValueFrom {
+			if cmd.Name == "ssh" && remoteArgument(cmds) {
+				// K=$(pass show wifi) && ssh router "uci set ...key=$K":
+				// the remote program takes the value, as a local one
+				// would; a remote echo or curl of it is caught as one.
+				continue
+			}
 			// K="$(cat ~/.ssh/id_ed25519)" is the same substitution.
 			if len(vf) > 1 && vf[0] == '"' && vf[len(vf)-1] == '"' {
 				vf = vf[1 : len(vf)-1]
@@ -569,6 +575,25 @@ func (w *walker) resendValues(cmds []Command, c ctx) {
 	for _, t := range texts {
 		w.sub(t[2:len(t)-1], c.with("$(...)"), nil)
 	}
+}
+
+// remoteArgument reports whether the commands ssh ran on its host take
+// the values it sent as arguments, none of them printing or sending
+// them on: the values themselves are not named remotely (the remote line
+// holds them as unresolved words), so this looks at every such command.
+func remoteArgument(cmds []Command) bool {
+	used := false
+	for _, rc := range cmds {
+		if len(rc.Via) == 0 || rc.Via[len(rc.Via)-1] != "ssh" || len(rc.Unresolved) == 0 {
+			continue
+		}
+		switch {
+		case netSenders[rc.Name], rc.Name == "echo", rc.Name == "printf", rc.Name == "cat", rc.Name == "tee", rc.Name == "", rc.Name == "(assign)", Unknown(rc.Name):
+			return false
+		}
+		used = true
+	}
+	return used
 }
 
 // sourceLineRe finds a shell line sourcing a file: "source F", ". F".
@@ -715,7 +740,7 @@ var winScriptHosts = map[string]bool{"cscript": true, "cscript.exe": true, "wscr
 
 // noFlagClusters are the interpreters whose code switch does not end a
 // cluster of single-letter switches (perl -le CODE does; lua does not).
-var noFlagClusters = map[string]bool{"lua": true, "applescript": true, "r": true, "java": true, "julia": true, "haskell": true, "elixir": true}
+var noFlagClusters = map[string]bool{"lua": true, "applescript": true, "r": true, "java": true, "julia": true, "haskell": true, "elixir": true, "clojure": true}
 
 // IsShell reports whether name is a POSIX-like shell interpreter.
 func IsShell(name string) bool { return shells[name] }
@@ -747,8 +772,13 @@ func Interpreter(name string) string {
 		return "julia"
 	case name == "tclsh" || strings.HasPrefix(name, "tclsh8") || name == "wish":
 		return "tcl"
-	case name == "groovy" || name == "jshell":
+	case name == "groovy" || name == "jshell" || name == "scala-cli" || name == "amm":
+		// (scala-cli -e CODE and Ammonite's scripts run on the JVM with
+		// Java's library.)
 		return "java"
+	case name == "bb" || name == "clojure" || name == "clj" || name == "nbb":
+		// Babashka and the Clojure CLI: clojure -M -e CODE.
+		return "clojure"
 	case name == "elixir" || name == "iex":
 		return "elixir"
 	case name == "ghc" || name == "ghci":
@@ -1474,7 +1504,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.sub(rest, cc, nil)
 		}
 	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant" || name == "fly" || name == "flyctl" || name == "heroku" ||
-		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush" || name == "acli" || name == "terminus" || name == "hcloud" || name == "doctl":
+		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush" || name == "acli" || name == "terminus" || name == "hcloud" || name == "doctl" || name == "zowe":
 		for _, rc := range remoteShells(name, w.fileParams(args.fields)) {
 			cc := c.with(name + " remote command")
 			cc.host = remoteHost(name, args.fields)
@@ -2305,8 +2335,11 @@ func (w *walker) runInterp(cmd *Command, lang string, args rawCmd, c ctx, in std
 	case "php":
 		codeFlags["-r"] = true
 		argFlags["-d"], argFlags["-c"] = true, true
-	case "lua", "applescript", "r", "java", "julia", "haskell":
+	case "lua", "applescript", "r", "java", "julia", "haskell", "clojure":
 		codeFlags["-e"] = true
+		if lang == "clojure" {
+			codeFlags["--eval"] = true
+		}
 		if lang == "applescript" {
 			// osascript -l JavaScript -s o -e CODE
 			argFlags["-l"], argFlags["-s"] = true, true

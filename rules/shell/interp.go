@@ -260,6 +260,9 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		code = code[:maxSrcBytes]
 	}
 	via := lang
+	if lang == "clojure" {
+		code, lang = clojureAsJava(code), "java"
+	}
 	if lang == "awk" {
 		code = awkConcat(code)
 	}
@@ -271,6 +274,7 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		// java.nio.file.Path.of(...)), as jshell scripts write them
 		// without imports) read as the short ones.
 		code = javaQualRe.ReplaceAllString(code, "")
+		code = scalaProcesses(code)
 	}
 	if strings.Contains(code, "__import__(") {
 		code = importCalls(code)

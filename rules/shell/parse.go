@@ -213,6 +213,39 @@ var connClients = map[string]bool{
 	"steamcmd": true, "steamcmd.sh": true, "steamcmd.exe": true,
 }
 
+// passwordOpts are options whose value is a password or token the
+// program uses.
+var passwordOpts = map[string]bool{
+	"--password": true, "--pass": true, "--passphrase": true, "--token": true, "--api-key": true, "--apikey": true,
+	"--key-password": true, "--keypass": true, "--storepass": true, "--store-password": true, "--secret": true, "--client-secret": true,
+}
+
+// passwordOptWord reports whether word is "--password=$(...)" or the
+// like: a password option with its value joined by "=".
+func passwordOptWord(word *syntax.Word) bool {
+	if len(word.Parts) < 2 {
+		return false
+	}
+	lit, ok := word.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	name, _, ok := strings.Cut(lit.Value, "=")
+	return ok && strings.HasPrefix(name, "--") && passwordOpts[name]
+}
+
+// envSecretUsers are build and release tools that read a signing key
+// or a registry token from their environment, the way their own
+// documentation has it set up (TAURI_SIGNING_PRIVATE_KEY="$(cat KEY)"
+// npm run tauri build): a value given to them in the command's own
+// environment is used, not shown. (Only as a prefix assignment: an
+// argument of these tools is not where a secret goes.)
+var envSecretUsers = map[string]bool{
+	"npm": true, "pnpm": true, "yarn": true, "bun": true, "cargo": true, "make": true, "gradle": true, "gradlew": true,
+	"mvn": true, "mvnw": true, "fastlane": true, "goreleaser": true, "tauri": true, "electron-builder": true, "xcodebuild": true,
+	"flutter": true, "twine": true, "poetry": true, "uv": true, "hatch": true, "gem": true, "sbt": true, "lein": true,
+}
+
 // secretSetter reports whether the words so far (program and
 // subcommands) are a command that stores a secret given to it: the
 // secret store is where the value is meant to go.
@@ -905,7 +938,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		// allocates, and most commands have none.)
 		ec = c.with("env-assign")
 		if len(ce.Args) > 0 {
-			if lit, ok := plainWord(ce.Args[0]); ok && connClients[path.Base(lit)] {
+			if lit, ok := plainWord(ce.Args[0]); ok && (connClients[path.Base(lit)] || envSecretUsers[path.Base(lit)]) {
 				// PGPASSWORD="$(cat /run/secrets/pg_pw)" pg_dump ...: the
 				// database client takes the value, as a connection string
 				// given as an argument (ClientArgVia).
@@ -953,6 +986,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		}
 		fc := wc
 		if n := len(raw.fields); loopback && n > 0 && (raw.fields[n-1] == "-H" || raw.fields[n-1] == "--header") {
+			fc = wc.with(ClientArgVia)
+		} else if n > 0 && !netSenders[raw.fields[0]] && (passwordOpts[raw.fields[n-1]] || passwordOptWord(word)) {
+			// tauri signer generate --password "$(op read ...)": the
+			// value of a password option is the program's to use (not
+			// the short -p, which is also ping's payload pattern).
 			fc = wc.with(ClientArgVia)
 		}
 		fs, unres := w.fields(word, fc)

@@ -38,6 +38,11 @@ func remoteShells(name string, f []string) []string {
 		if i := slices.Index(f, "--"); len(f) >= 3 && f[0] == "server" && f[1] == "ssh" && i >= 0 && i+1 < len(f) {
 			return []string{strings.Join(f[i+1:], " ")}
 		}
+	case "zowe":
+		// "zowe zos-uss issue ssh CMD": CMD runs in z/OS UNIX's shell.
+		if len(f) >= 4 && f[0] == "zos-uss" && f[1] == "issue" && f[2] == "ssh" && !strings.HasPrefix(f[3], "-") {
+			return []string{f[3]}
+		}
 	case "doctl":
 		// "doctl compute ssh DROPLET --ssh-command CMD".
 		if len(f) >= 2 && f[0] == "compute" && f[1] == "ssh" {

@@ -447,6 +447,8 @@ func archiveStem(name string) string {
 var downloaders = map[string]bool{
 	"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true, "https": true,
 	"httpie": true, "xh": true, "curlie": true, "lwp-request": true, "GET": true, "wget2": true,
+	// OpenWrt's and BusyBox's fetchers take wget's options.
+	"uclient-fetch": true,
 }
 
 // IsDownloader reports whether name is a program that fetches URLs.
@@ -669,7 +671,7 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 		if fetch && len(ops) >= 2 && strings.Contains(ops[0], "://") {
 			w.st.Download(ops[1], c.String())
 		}
-	case "wget", "wget2":
+	case "wget", "wget2", "uclient-fetch":
 		out := ""
 		explicit := false
 		for i := 0; i < len(a); i++ {
