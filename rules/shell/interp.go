@@ -1306,12 +1306,20 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		stmt string
 	}
 	var prints []printStmt
-	for _, m := range printCallRe.FindAllStringIndex(code, 16) {
-		stmt := code[m[1]:]
-		if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
-			stmt = stmt[:i]
+	// (The three readings look for an environment read or a library's
+	// secret in the statement: code with neither anywhere has no print
+	// statement to collect, and most cells have neither.)
+	readsEnvOrSecret := strings.Contains(code, "ENV") || strings.Contains(code, "environ") || strings.Contains(code, "process.env") || strings.Contains(code, "env.") ||
+		strings.Contains(code, "getenv(") || strings.Contains(code, "Getenv(") || strings.Contains(code, "$_SERVER") || strings.Contains(code, "env::var") ||
+		strings.Contains(code, "GetEnvironmentVariable(") || secretExprRe.MatchString(code)
+	if readsEnvOrSecret {
+		for _, m := range printCallRe.FindAllStringIndex(code, 16) {
+			stmt := code[m[1]:]
+			if i := strings.IndexAny(stmt, "\n;"); i >= 0 {
+				stmt = stmt[:i]
+			}
+			prints = append(prints, printStmt{m[0], stmt})
 		}
-		prints = append(prints, printStmt{m[0], stmt})
 	}
 	for _, ps := range prints {
 		stmt := ps.stmt
