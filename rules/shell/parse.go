@@ -967,6 +967,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	// http://localhost:8123/api/: a header's credential goes to a
 	// service on this machine, as a client's own argument.
 	loopback := loopbackRequest(ce.Args)
+	// ... and so does one read from the service's own configuration
+	// folder and sent to that service ("x-buildbuddy-api-key: $(cat
+	// ~/.config/buildbuddy/api_key)" to app.buildbuddy.io).
+	var services []string
+	if !loopback {
+		services = requestServices(ce.Args)
+	}
 	for i, word := range ce.Args {
 		w.subst = nil
 		if lit, ok := plainWord(word); ok {
@@ -985,7 +992,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			continue
 		}
 		fc := wc
-		if n := len(raw.fields); loopback && n > 0 && (raw.fields[n-1] == "-H" || raw.fields[n-1] == "--header") {
+		if n := len(raw.fields); (loopback || services != nil && ownServiceKey(c.wordText(word), services)) && n > 0 && (raw.fields[n-1] == "-H" || raw.fields[n-1] == "--header") {
 			fc = wc.with(ClientArgVia)
 		} else if n > 0 && !netSenders[raw.fields[0]] && (passwordOpts[raw.fields[n-1]] || passwordOptWord(word)) {
 			// tauri signer generate --password "$(op read ...)": the
@@ -1809,6 +1816,66 @@ func loopbackRequest(args []*syntax.Word) bool {
 		}
 	}
 	return local
+}
+
+// requestServices returns the distinctive names in the hosts an HTTP
+// client's command line sends to (buildbuddy of app.buildbuddy.io):
+// labels of five letters or more, without the generic ones.
+func requestServices(args []*syntax.Word) []string {
+	if len(args) < 2 {
+		return nil
+	}
+	if prog, ok := plainWord(args[0]); !ok || path.Base(prog) != "curl" && path.Base(prog) != "xh" && path.Base(prog) != "http" && path.Base(prog) != "https" {
+		return nil
+	}
+	var out []string
+	for _, a := range args[1:] {
+		lit, ok := plainWord(a)
+		if !ok {
+			continue
+		}
+		m := urlHostRe.FindStringSubmatch(lit)
+		if m == nil {
+			continue
+		}
+		for _, l := range strings.Split(strings.ToLower(m[1]), ".") {
+			if len(l) >= 5 && !genericHostLabels[l] {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+var urlHostRe = refilter.MustCompile(`^https?://([A-Za-z0-9.-]+)`)
+
+var genericHostLabels = map[string]bool{"local": true, "localhost": true, "internal": true, "cloud": true, "service": true, "services": true,
+	"hooks": true, "webhook": true, "files": true, "upload": true, "paste": true, "share": true, "storage": true, "example": true}
+
+// ownServiceKey reports whether a header's text reads a file from a
+// folder named after one of the services ("$(cat ~/.config/NAME/key)").
+func ownServiceKey(text string, services []string) bool {
+	if !strings.Contains(text, "$(") {
+		return false
+	}
+	low := strings.ToLower(text)
+	for _, s := range services {
+		for _, dir := range []string{"/" + s + "/", "/." + s + "/"} {
+			if strings.Contains(low, dir) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordText is a word as written in the source.
+func (c ctx) wordText(w *syntax.Word) string {
+	a, b := int(w.Pos().Offset()), int(w.End().Offset())
+	if a >= 0 && b <= len(c.src) && a <= b {
+		return c.src[a:b]
+	}
+	return ""
 }
 
 var loopbackURLRe = refilter.MustCompile(`^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(/|$)`)

@@ -250,7 +250,7 @@ func staticOut(name string, args []string, in stdinInfo, st *State) (string, boo
 		return b.String(), true
 	case "pwd":
 		return ".\n", true
-	case "go", "npm", "yarn", "pip", "pip3", "brew", "pnpm", "composer", "poetry", "uv", "biber":
+	case "go", "npm", "yarn", "pip", "pip3", "brew", "pnpm", "composer", "poetry", "uv", "biber", "bazel", "bazelisk":
 		// Tools printing where their own cache lives ("$(go env
 		// GOCACHE)"): the usual place, which is what a delete of it
 		// reaches.
@@ -943,6 +943,15 @@ var toolCacheDirs = map[string]string{
 	"yarn config get cacheFolder":        "~/.yarn/berry/cache",
 	// biber prints the folder its PAR-packed binary unpacked into.
 	"biber --cache": "/tmp/par-biber/cache-biber",
+	// Bazel's output base and caches live under its output user root
+	// (~/.cache/bazel/_bazel_USER/HASH on Linux).
+	"bazel info output_base":         "~/.cache/bazel/_bazel_user/output_base",
+	"bazel info output_path":         "~/.cache/bazel/_bazel_user/output_base/execroot/_main/bazel-out",
+	"bazel info execution_root":      "~/.cache/bazel/_bazel_user/output_base/execroot/_main",
+	"bazel info repository_cache":    "~/.cache/bazel/_bazel_user/cache/repos/v1",
+	"bazel info output_user_root":    "~/.cache/bazel/_bazel_user",
+	"bazelisk info output_base":      "~/.cache/bazel/_bazel_user/output_base",
+	"bazelisk info repository_cache": "~/.cache/bazel/_bazel_user/cache/repos/v1",
 }
 
 // unpackTarget reads an extraction command: the archive ("-" or "" for
