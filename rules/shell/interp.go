@@ -2574,7 +2574,7 @@ var (
 	// secretExprRe is an expression whose value is a secret a library
 	// fetched or decrypted; lengthAfterRe follows one whose length, not
 	// value, is used; presenceTestRe is a statement that only tests it.
-	secretExprRe     = refilter.MustCompile(`(?i)\bget_token\([^)]*\)\.token\b|\bgetToken\(|\b[a-z_]\w*\.token\b|\baccess_secret_version\(|\bread_secret_version\(|\bread_secret\(|\.secret_access_key\b|\.secretAccessKey\b|\bget_password\(|\bgetPassword\(|\bGetNetworkCredential\(\)\.Password|\bDotenv\.(parse|load)\(|\bdotenv\b[^)]*\)\.config\(\)\.parsed|\bconfig\(\)\.parsed\b|\bRails\.application\.credentials\b|\bcredentials\.config\b|\bGetSecretValue\b|\bSecretString\b|\.payload\.data\b`)
+	secretExprRe     = refilter.MustCompile(`(?i)\bget_token\([^)]*\)\.token\b|\bgetToken\(|\b[a-z_]\w*\.token\b|\baccess_secret_version\(|\bread_secret_version\(|\bread_secret\(|\.secret_access_key\b|\.secretAccessKey\b|\bget_password\(|\bgetPassword\(|\bGetNetworkCredential\(\)\.Password|\bDotenv\.(parse|load)\(|\bdotenv\b[^)]*\)\.config\(\)\.parsed|\bconfig\(\)\.parsed\b|\bRails\.application\.credentials\b|\bcredentials\.config\b|\bGetSecretValue\b|\bSecretString\b|\.payload\.data\b|\bSecret\.load\([^)]*\)\.get\(\)`)
 	lengthAfterRe    = refilter.MustCompile(`^[)\]'"|\s]*(?:\.length|\.len\(\)|\.Length|\.size\b|\.count\b|\)\s*\.length)`)
 	globDeleteRe     = refilter.MustCompile(`\barray_map\(\s*['"](unlink|rmdir)['"]\s*,\s*glob\(\s*|\bDir\.glob\(\s*`)
 	rubyEachDeleteRe = refilter.MustCompile(`^\)?\s*\.each\s*(?:\{|do)\s*\|\w+\|\s*(?:FileUtils\.(?:rm_rf|rm_r|rm|remove_dir|remove_entry)|File\.delete|FileUtils\.rm_f)\b`)

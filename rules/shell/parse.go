@@ -213,11 +213,37 @@ var connClients = map[string]bool{
 	"steamcmd": true, "steamcmd.sh": true, "steamcmd.exe": true,
 }
 
+// containerEnvOpt reports whether the next word of a container run is
+// the value of its -e/--env option.
+func containerEnvOpt(f []string) bool {
+	switch path.Base(f[0]) {
+	case "docker", "podman", "nerdctl":
+	default:
+		return false
+	}
+	last := f[len(f)-1]
+	return len(f) > 2 && (last == "-e" || last == "--env")
+}
+
+// inPlaceEdit reports whether the command so far is sed editing its
+// files in place (its output goes back into them).
+func inPlaceEdit(f []string) bool {
+	if path.Base(f[0]) != "sed" && path.Base(f[0]) != "gsed" {
+		return false
+	}
+	for _, a := range f[1:] {
+		if a == "-i" || strings.HasPrefix(a, "-i") && !strings.HasPrefix(a, "--") || a == "--in-place" || strings.HasPrefix(a, "--in-place=") {
+			return true
+		}
+	}
+	return false
+}
+
 // passwordOpts are options whose value is a password or token the
 // program uses.
 var passwordOpts = map[string]bool{
 	"--password": true, "--pass": true, "--passphrase": true, "--token": true, "--api-key": true, "--apikey": true,
-	"--key-password": true, "--keypass": true, "--storepass": true, "--store-password": true, "--secret": true, "--client-secret": true,
+	"--key": true, "--auth-token": true, "--access-token": true, "--key-password": true, "--keypass": true, "--storepass": true, "--store-password": true, "--secret": true, "--client-secret": true,
 }
 
 // passwordOptWord reports whether word is "--password=$(...)" or the
@@ -290,6 +316,10 @@ func secretSetter(f []string) bool {
 		return sub("admin", "user", "add")
 	case "rabbitmqctl":
 		return sub("change_password") || sub("add_user")
+	case "immich", "glab", "netlify", "doctl", "hcloud", "linode-cli", "railway", "npm", "helm", "oras", "cosign":
+		// A CLI's own login, given its key as an argument ("immich
+		// login URL KEY"), keeps it in its configuration.
+		return len(f) == 2 && f[1] == "login"
 	}
 	return false
 }
@@ -993,6 +1023,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		}
 		fc := wc
 		if n := len(raw.fields); (loopback || services != nil && ownServiceKey(c.wordText(word), services)) && n > 0 && (raw.fields[n-1] == "-H" || raw.fields[n-1] == "--header") {
+			fc = wc.with(ClientArgVia)
+		} else if n > 0 && (containerEnvOpt(raw.fields) || inPlaceEdit(raw.fields)) {
+			// docker run -e CLAIM="$(cat ~/.secrets/claim)": the
+			// container's environment; sed -i "s|^PW=.*|PW=$(cat F)|"
+			// .env: the value goes into the file, not to the screen.
 			fc = wc.with(ClientArgVia)
 		} else if n > 0 && !netSenders[raw.fields[0]] && (passwordOpts[raw.fields[n-1]] || passwordOptWord(word)) {
 			// tauri signer generate --password "$(op read ...)": the
