@@ -544,7 +544,10 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 			// A downloaded tarball unpacked here: its top directory,
 			// named after it by convention (kit-2.1.tar.gz holds kit-2.1/),
 			// is the download's.
-			if _, f := w.st.LookupFile(archive); f != nil && f.Downloaded {
+			// (One checked against its checksum or signature first holds
+			// what its publisher signed: an install, as running it would
+			// be.)
+			if _, f := w.st.LookupFile(archive); f != nil && f.Downloaded && !f.Verified {
 				if stem := archiveStem(path.Base(archive)); stem != "" {
 					w.st.DownloadDir(stem, f.From)
 					// tool-latest.tar.gz, tool-linux-amd64.tar.gz: the
@@ -579,7 +582,7 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 				if fromNetwork(in.sources) {
 					from = c.String()
 				}
-			} else if _, f := w.st.LookupFile(archive); f != nil && f.Downloaded {
+			} else if _, f := w.st.LookupFile(archive); f != nil && f.Downloaded && !f.Verified {
 				from = f.From
 			}
 			if from != "" {
@@ -706,6 +709,10 @@ func (w *walker) trackFiles(c Command, in stdinInfo, cx ctx) {
 		// verified before it was run. (macOS: pkgutil --check-signature,
 		// spctl --assess, codesign --verify; rpm -K; dpkg-sig --verify.)
 		check := contains(a, "-c") || contains(a, "--check") || contains(a, "--verify") || contains(a, "-V") ||
+			// minisign -Vm FILE -P KEY: -V in a cluster.
+			c.Name == "minisign" && slices.ContainsFunc(a, func(x string) bool {
+				return strings.HasPrefix(x, "-") && !strings.HasPrefix(x, "--") && strings.Contains(x, "V")
+			}) ||
 			len(a) > 0 && (a[0] == "verify-blob" || a[0] == "verify" || a[0] == "verify-artifact")
 		switch c.Name {
 		case "pkgutil":
