@@ -1853,9 +1853,11 @@ func loopbackRequest(args []*syntax.Word) bool {
 	return local
 }
 
-// requestServices returns the distinctive names in the hosts an HTTP
-// client's command line sends to (buildbuddy of app.buildbuddy.io):
-// labels of five letters or more, without the generic ones.
+// requestServices returns the distinctive names of the domains an HTTP
+// client's command line sends to (buildbuddy of app.buildbuddy.io): the
+// label before the top-level domain, of five letters or more and not a
+// generic word. (Only that label: app.buildbuddy.io.evil.example is
+// evil's.)
 func requestServices(args []*syntax.Word) []string {
 	if len(args) < 2 {
 		return nil
@@ -1873,10 +1875,12 @@ func requestServices(args []*syntax.Word) []string {
 		if m == nil {
 			continue
 		}
-		for _, l := range strings.Split(strings.ToLower(m[1]), ".") {
-			if len(l) >= 5 && !genericHostLabels[l] {
-				out = append(out, l)
-			}
+		labels := strings.Split(strings.ToLower(strings.TrimSuffix(m[1], ".")), ".")
+		if len(labels) < 2 {
+			continue
+		}
+		if l := labels[len(labels)-2]; len(l) >= 5 && !genericHostLabels[l] {
+			out = append(out, l)
 		}
 	}
 	return out
