@@ -556,13 +556,13 @@ func (w *walker) resendValues(cmds []Command, c ctx) {
 		if !netSenders[cmd.Name] && !printed {
 			continue
 		}
+		if cmd.Name == "ssh" && remoteArgument(cmds) {
+			// K=$(pass show wifi) && ssh router "uci set ...key=$K": the
+			// remote program takes the values, as a local one would; a
+			// remote echo or curl of them is caught as one.
+			continue
+		}
 		for _, vf := range cmd.ValueFrom {
-			if cmd.Name == "ssh" && remoteArgument(cmds) {
-				// K=$(pass show wifi) && ssh router "uci set ...key=$K":
-				// the remote program takes the value, as a local one
-				// would; a remote echo or curl of it is caught as one.
-				continue
-			}
 			// K="$(cat ~/.ssh/id_ed25519)" is the same substitution.
 			if len(vf) > 1 && vf[0] == '"' && vf[len(vf)-1] == '"' {
 				vf = vf[1 : len(vf)-1]

@@ -996,14 +996,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 	// curl -H "Authorization: Bearer $(cat ~/.config/ha/token)"
 	// http://localhost:8123/api/: a header's credential goes to a
 	// service on this machine, as a client's own argument.
-	loopback := loopbackRequest(ce.Args)
 	// ... and so does one read from the service's own configuration
 	// folder and sent to that service ("x-buildbuddy-api-key: $(cat
 	// ~/.config/buildbuddy/api_key)" to app.buildbuddy.io).
-	var services []string
-	if !loopback {
-		services = requestServices(ce.Args)
-	}
+	loopback, services := requestTargets(ce.Args)
 	for i, word := range ce.Args {
 		w.subst = nil
 		if lit, ok := plainWord(word); ok {
@@ -1022,7 +1018,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			continue
 		}
 		fc := wc
-		if n := len(raw.fields); (loopback || services != nil && ownServiceKey(c.wordText(word), services)) && n > 0 && (raw.fields[n-1] == "-H" || raw.fields[n-1] == "--header") {
+		if n := len(raw.fields); (loopback || services != nil && ownServiceKey(wordText(word, c), services)) && n > 0 && (raw.fields[n-1] == "-H" || raw.fields[n-1] == "--header") {
 			fc = wc.with(ClientArgVia)
 		} else if n > 0 && (containerEnvOpt(raw.fields) || inPlaceEdit(raw.fields)) {
 			// docker run -e CLAIM="$(cat ~/.secrets/claim)": the
@@ -1344,13 +1340,7 @@ func (w *walker) psVarStage(stages []*syntax.Stmt, c ctx) (string, bool) {
 	return from + " | " + rest, true
 }
 
-func (c ctx) text(s *syntax.Stmt) string {
-	a, b := int(s.Pos().Offset()), int(s.End().Offset())
-	if a >= 0 && b <= len(c.src) && a <= b {
-		return c.src[a:b]
-	}
-	return ""
-}
+func (c ctx) text(s *syntax.Stmt) string { return c.source(s) }
 
 // ---- expansion ----
 
@@ -1616,8 +1606,11 @@ func (w *walker) document(word *syntax.Word, c ctx) (s string) {
 	return s
 }
 
-func wordText(word *syntax.Word, c ctx) string {
-	a, b := int(word.Pos().Offset()), int(word.End().Offset())
+func wordText(word *syntax.Word, c ctx) string { return c.source(word) }
+
+// source is a node (a statement, a word) as written in the source.
+func (c ctx) source(n syntax.Node) string {
+	a, b := int(n.Pos().Offset()), int(n.End().Offset())
 	if a >= 0 && b <= len(c.src) && a <= b {
 		return c.src[a:b]
 	}
@@ -1822,53 +1815,41 @@ func (w *walker) cmdExpand(text string) string {
 	})
 }
 
-// loopbackRequest reports an HTTP client's command line whose only URLs
-// are on this machine (localhost, 127.0.0.1, [::1]).
-func loopbackRequest(args []*syntax.Word) bool {
+// requestTargets reads an HTTP client's command line once for where it
+// sends. loopback: its only URLs are on this machine (localhost,
+// 127.0.0.1, [::1]). services: the distinctive names of the domains it
+// sends to otherwise (buildbuddy of app.buildbuddy.io), for curl and the
+// HTTPie family: the label before the top-level domain, of five letters
+// or more and not a generic word (only that label:
+// app.buildbuddy.io.evil.example is evil's).
+func requestTargets(args []*syntax.Word) (loopback bool, services []string) {
 	if len(args) < 2 {
-		return false
+		return false, nil
 	}
 	prog, ok := plainWord(args[0])
 	if !ok {
-		return false
+		return false, nil
 	}
+	named := false
 	switch path.Base(prog) {
-	case "curl", "wget", "http", "https", "xh", "curlie":
+	case "curl", "http", "https", "xh":
+		named = true
+	case "wget", "curlie":
 	default:
-		return false
+		return false, nil
 	}
-	local := false
+	local, remote := false, false
 	for _, a := range args[1:] {
 		lit, ok := plainWord(a)
-		if !ok {
+		if !ok || !strings.Contains(lit, "://") {
 			continue
 		}
-		if strings.Contains(lit, "://") {
-			if !loopbackURLRe.MatchString(lit) {
-				return false
-			}
+		if loopbackURLRe.MatchString(lit) {
 			local = true
+		} else {
+			remote = true
 		}
-	}
-	return local
-}
-
-// requestServices returns the distinctive names of the domains an HTTP
-// client's command line sends to (buildbuddy of app.buildbuddy.io): the
-// label before the top-level domain, of five letters or more and not a
-// generic word. (Only that label: app.buildbuddy.io.evil.example is
-// evil's.)
-func requestServices(args []*syntax.Word) []string {
-	if len(args) < 2 {
-		return nil
-	}
-	if prog, ok := plainWord(args[0]); !ok || path.Base(prog) != "curl" && path.Base(prog) != "xh" && path.Base(prog) != "http" && path.Base(prog) != "https" {
-		return nil
-	}
-	var out []string
-	for _, a := range args[1:] {
-		lit, ok := plainWord(a)
-		if !ok {
+		if !named {
 			continue
 		}
 		m := urlHostRe.FindStringSubmatch(lit)
@@ -1880,10 +1861,13 @@ func requestServices(args []*syntax.Word) []string {
 			continue
 		}
 		if l := labels[len(labels)-2]; len(l) >= 5 && !genericHostLabels[l] {
-			out = append(out, l)
+			services = append(services, l)
 		}
 	}
-	return out
+	if local && !remote {
+		return true, nil
+	}
+	return false, services
 }
 
 var urlHostRe = refilter.MustCompile(`^https?://([A-Za-z0-9.-]+)`)
@@ -1906,15 +1890,6 @@ func ownServiceKey(text string, services []string) bool {
 		}
 	}
 	return false
-}
-
-// wordText is a word as written in the source.
-func (c ctx) wordText(w *syntax.Word) string {
-	a, b := int(w.Pos().Offset()), int(w.End().Offset())
-	if a >= 0 && b <= len(c.src) && a <= b {
-		return c.src[a:b]
-	}
-	return ""
 }
 
 var loopbackURLRe = refilter.MustCompile(`^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(/|$)`)
