@@ -1205,6 +1205,16 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 						w.sub(f[i+1], cc, nil)
 					}
 				}
+			case a == "cmd.script" && i+1 < len(f) && (strings.HasPrefix(f[i+1], "http://") || strings.HasPrefix(f[i+1], "https://") || strings.HasPrefix(f[i+1], "ftp://")):
+				// cmd.script fetches its source and runs it: from the
+				// master's file server (salt://) that is the state
+				// tree's own script, from the web it is a download
+				// piped into the minion's shell.
+				cc := c.with(name + " " + a)
+				if name != "salt-call" {
+					cc.host = target
+				}
+				w.sub("curl -fsSL "+quote(f[i+1])+" | sh", cc, nil)
 			case target == "" && !strings.HasPrefix(a, "-") && !strings.Contains(a, "."):
 				target = a
 			}
@@ -1504,7 +1514,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.sub(rest, cc, nil)
 		}
 	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant" || name == "fly" || name == "flyctl" || name == "heroku" ||
-		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush" || name == "acli" || name == "terminus" || name == "hcloud" || name == "doctl" || name == "zowe":
+		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush" || name == "acli" || name == "terminus" || name == "hcloud" || name == "doctl" || name == "zowe" || name == "knife":
 		for _, rc := range remoteShells(name, w.fileParams(args.fields)) {
 			cc := c.with(name + " remote command")
 			cc.host = remoteHost(name, args.fields)
@@ -3096,6 +3106,12 @@ func containerRun(prog string, f []string, record func(name string, mounts [][2]
 			parts := strings.Split(val, ":")
 			if len(parts) >= 2 && (strings.HasPrefix(parts[0], "/") || strings.HasPrefix(parts[0], "~") || strings.HasPrefix(parts[0], ".") || Unknown(parts[0])) {
 				mounts = append(mounts, mount{parts[0], parts[1]})
+			} else if len(parts) >= 2 && volumeNameRe.MatchString(parts[0]) && !scratchVolumeRe.MatchString(parts[0]) {
+				// A named volume (n8n_data:/data): what the container
+				// does under /data it does to the volume, which lives
+				// where the engine keeps volumes on the host. (One
+				// named as a test's or a cache's is scratch.)
+				mounts = append(mounts, mount{"/var/lib/docker/volumes/" + parts[0] + "/_data", parts[1]})
 			}
 		case "--mount":
 			var m mount
@@ -3455,6 +3471,13 @@ func (w *walker) serverCommands(re *refilter.Regexp, args rawCmd, in stdinInfo, 
 // xpCmdshellRe is SQL Server's xp_cmdshell and the command it is given
 // (N'...' or '...', with two quotes for a quote inside).
 var xpCmdshellRe = refilter.MustCompile(`(?i)\bxp_cmdshell\s+N?'((?:[^']|'')*)'`)
+
+// volumeNameRe is a container engine's volume name.
+var volumeNameRe = refilter.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// scratchVolumeRe finds a volume named as scratch: myapp_test_data,
+// ci-cache, e2e_db.
+var scratchVolumeRe = refilter.MustCompile(`(?i)(^|[_.-])(tests?|tmp|temp|cache|scratch|ci|e2e|dev|sandbox|playground)([_.-]|$)`)
 
 // diskpartWipeRe finds the diskpart commands that erase a disk or volume.
 var diskpartWipeRe = refilter.MustCompile(`(?im)^\s*(clean( all)?|format\b|delete (partition|volume|disk))`)

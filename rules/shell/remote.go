@@ -62,6 +62,22 @@ func remoteShells(name string, f []string) []string {
 				return []string{strings.Join(f[i:], " ")}
 			}
 		}
+	case "knife":
+		// Chef's "knife ssh QUERY CMD" and "knife winrm QUERY CMD": CMD
+		// runs on every node the search query finds. Options may come
+		// before, between or after the two words.
+		if len(f) >= 3 && (f[0] == "ssh" || f[0] == "winrm") {
+			pos := knifeWords(f)
+			// (The second word may name a terminal multiplexer to open
+			// on every node instead: interactive, screen, tmux, cssh.)
+			if len(pos) >= 2 {
+				switch pos[1] {
+				case "interactive", "screen", "tmux", "macterm", "cssh", "csshx":
+				default:
+					return []string{pos[1]}
+				}
+			}
+		}
 	case "acli":
 		// Acquia's CLI: "acli remote:ssh ALIAS -- CMD" runs CMD on the
 		// environment, "acli remote:drush ALIAS -- ARGS" runs drush there.
@@ -124,6 +140,30 @@ func remoteShells(name string, f []string) []string {
 	return nil
 }
 
+// knifeValued are the options of knife ssh and knife winrm that take a
+// value.
+var knifeValued = map[string]bool{"-a": true, "--attribute": true, "-C": true, "--concurrency": true, "-x": true, "--ssh-user": true,
+	"-P": true, "--ssh-password": true, "-p": true, "--ssh-port": true, "-G": true, "--ssh-gateway": true, "-i": true,
+	"--ssh-identity-file": true, "-c": true, "--config": true, "-u": true, "--user": true, "-k": true, "--key": true,
+	"-s": true, "--server-url": true, "-E": true, "--environment": true, "-F": true, "--format": true,
+	"--ssh-gateway-identity": true, "--prefix-attribute": true, "--winrm-user": true, "--winrm-password": true}
+
+// knifeWords are the words of "knife ssh|winrm ..." that are not options
+// or option values: the search query, then the command.
+func knifeWords(f []string) []string {
+	var pos []string
+	for i := 1; i < len(f); i++ {
+		switch {
+		case knifeValued[f[i]]:
+			i++
+		case strings.HasPrefix(f[i], "-"):
+		default:
+			pos = append(pos, f[i])
+		}
+	}
+	return pos
+}
+
 // remoteHost is the machine a cloud or VM CLI's remote command runs on:
 // gcloud compute ssh's instance, the VM of az vm run-command (--name),
 // the targets of aws ssm send-command (--instance-ids, --targets).
@@ -145,6 +185,12 @@ func remoteHost(name string, f []string) string {
 		return strings.Join(optValues(f, "-a", "--app"), " ")
 	case "aws":
 		return strings.Join(optValues(f, "--instance-ids", "--targets", "--cluster"), " ")
+	case "knife":
+		if len(f) >= 2 && (f[0] == "ssh" || f[0] == "winrm") {
+			if pos := knifeWords(f); len(pos) > 0 {
+				return pos[0]
+			}
+		}
 	case "acli", "terminus":
 		// The site and environment: "acmecorp.prod", "clinic.live".
 		if len(f) >= 2 {

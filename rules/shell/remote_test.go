@@ -31,6 +31,10 @@ func TestRemoteShells(t *testing.T) {
 		{"fly", []string{"deploy", "-C", "x"}, nil},
 		{"heroku", []string{"run", "-a", "acme-prod", "bin/rails", "db:drop"}, []string{"bin/rails db:drop"}},
 		{"heroku", []string{"logs", "-a", "acme-prod"}, nil},
+		{"knife", []string{"ssh", "role:web", "-x", "ops", "sudo chef-client", "-C", "5"}, []string{"sudo chef-client"}},
+		{"knife", []string{"ssh", "-x", "ops", "-a", "ipaddress", "name:db-*", "uptime"}, []string{"uptime"}},
+		{"knife", []string{"ssh", "role:web", "tmux", "-x", "ops"}, nil},
+		{"knife", []string{"node", "list"}, nil},
 	}
 	for _, c := range cases {
 		if got := remoteShells(c.name, c.args); !reflect.DeepEqual(got, c.want) {

@@ -95,6 +95,8 @@ var wrappers = map[string]wrapper{
 	"lerna":  {sub: "exec", longArgs: []string{"--scope", "--ignore", "--concurrency", "--since", "--loglevel"}},
 	"nx":     {sub: "exec", longArgs: []string{"--projects", "--exclude", "--parallel"}},
 	"bundle": {sub: "exec", argOpts: "", longArgs: []string{"--gemfile"}},
+	// Chef Workstation runs the command with its own Ruby and gems.
+	"chef":   {sub: "exec"},
 	"poetry": {sub: "run", longArgs: []string{"--directory"}},
 	"pipenv": {sub: "run"},
 	"uv":     {sub: "run", longArgs: []string{"--with", "--python", "--project", "--directory", "--env-file", "--package"}},
