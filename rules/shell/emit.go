@@ -781,9 +781,11 @@ func Interpreter(name string) string {
 		return "clojure"
 	case name == "elixir" || name == "iex":
 		return "elixir"
-	case name == "ghc" || name == "ghci":
+	case name == "ghc" || name == "ghci" || name == "runghc" || name == "runhaskell":
 		// ghc -e EXPR evaluates one expression.
 		return "haskell"
+	case name == "ocaml" || name == "utop":
+		return "ocaml"
 	}
 	return ""
 }
@@ -1514,7 +1516,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 			w.sub(rest, cc, nil)
 		}
 	case name == "gcloud" || name == "az" || name == "aws" || name == "vagrant" || name == "fly" || name == "flyctl" || name == "heroku" ||
-		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush" || name == "acli" || name == "terminus" || name == "hcloud" || name == "doctl" || name == "zowe" || name == "knife":
+		name == "parallel-ssh" || name == "pssh" || name == "pdsh" || name == "clush" || name == "acli" || name == "terminus" || name == "hcloud" || name == "doctl" || name == "zowe" || name == "knife" || name == "govc":
 		for _, rc := range remoteShells(name, w.fileParams(args.fields)) {
 			cc := c.with(name + " remote command")
 			cc.host = remoteHost(name, args.fields)

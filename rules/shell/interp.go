@@ -36,7 +36,7 @@ type codeItem struct {
 }
 
 // Calls whose first argument is a shell command line.
-var shellCallRe = refilter.MustCompile(`(?:\b(?:callCommand|spawnCommand|readProcess|readCreateProcess|System\.cmd|exec\.Command|commandLine|os\.(?:exec|spawn)[lv]p?e?|os\.posix_spawnp?|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|send_command(?:_timing|_expect)?|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|exec|spawnSync|spawn|run|call|check_call|check_output|Popen|do shell script|doShellScript|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
+var shellCallRe = refilter.MustCompile(`(?:\b(?:Sys\.command|Unix\.system|callCommand|spawnCommand|readProcess|readCreateProcess|System\.cmd|exec\.Command|commandLine|os\.(?:exec|spawn)[lv]p?e?|os\.posix_spawnp?|os\.system|os\.popen|popen2?|commands\.getoutput|subprocess\.(?:getoutput|getstatusoutput)|system|exec_command|send_command(?:_timing|_expect)?|shell_exec|passthru|proc_open|execSync|execFileSync|execFile|exec|spawnSync|spawn|run|call|check_call|check_output|Popen|do shell script|doShellScript|io\.popen|os\.execute|Shell)\s*\(?\s*)`)
 
 // String literals in Python, Perl, Ruby, JS and PHP (prefixes for Python).
 var strLitRe = refilter.MustCompile(`(?s)^(?:[rRbBuUfF]{0,2})("""(.*?)"""|'''(.*?)'''|"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|` + "`((?:[^`\\\\]|\\\\.)*)`" + `)`)
@@ -575,6 +575,13 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 			} else if vals, _, ok := readSeq(code[m[1]:], vars); ok && len(vals) > 0 {
 				// FileUtils.rm_rf(["/etc", "/usr"]), rm_rf(%w[a b]): each.
 				add(codeItem{argv: append([]string{"rm", "-r", "-f"}, vals...), via: via + " " + strings.TrimRight(code[m[0]:m[1]], "( "), text: clip(code[m[0]:], 200)})
+			}
+		}
+		if lang == "haskell" {
+			for _, m := range hsRmtreeRe.FindAllStringIndex(code, 8) {
+				if p, _, ok := readPathExpr(code[m[1]:], vars); ok && !inSpans(spans, m[0]) {
+					add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " removeDirectoryRecursive", text: clip(code[m[0]:], 200)})
+				}
 			}
 		}
 		if lang == "perl" {
@@ -2893,24 +2900,27 @@ var (
 	tclOpenRe        = refilter.MustCompile(`\[\s*open\s+([^\s\]]+)`)
 	tclDeleteRe      = refilter.MustCompile(`\bfile\s+delete\s+(?:-force\s+)?(?:--\s+)?([^\s\]]+)`)
 	perlRmtreeBareRe = refilter.MustCompile(`\b(?:File::Path::)?(?:rmtree|remove_tree)\s+`)
-	juliaRunRe       = refilter.MustCompile("\\b(?:read|readchomp|readlines|readline|success|pipeline|eachline)\\s*\\(\\s*`([^`]+)`")
-	jsShellTplRe     = refilter.MustCompile("(?:\\bBun\\.|(?:^|[^\\w.$]))\\$`([^`]*)`")
-	jsInterpRe       = refilter.MustCompile(`\$\{[^}]*\}`)
-	juliaRmRe        = refilter.MustCompile(`(?:^|[^\w.:])rm\s*\(\s*`)
-	juliaRecRe       = refilter.MustCompile(`recursive\s*=\s*true\b`)
-	juliaOpenCmdRe   = refilter.MustCompile("\\bopen\\s*\\(\\s*`([^`]+)`\\s*,\\s*\"[wa]\"")
-	juliaPrintRe     = refilter.MustCompile(`\b(?:println|print|write)\s*\(\s*\w+\s*,\s*`)
-	luaLoadRe        = refilter.MustCompile(`\b(?:load|loadstring)\s*\(`)
-	luaPopenRe       = refilter.MustCompile(`\bio\.popen\s*\(\s*`)
-	fetchCmdRe       = refilter.MustCompile(`^\s*(?:curl|wget|fetch|http|xh)\s`)
-	denoCmdRe        = refilter.MustCompile(`\bnew\s+Deno\.Command\s*\(\s*`)
-	denoArgsRe       = refilter.MustCompile(`^\s*,\s*\{[^}]*?\bargs\s*:\s*\[`)
-	copyCallRe       = refilter.MustCompile(`\bshutil\.(?:copy2?|copyfile|copytree)\s*\(\s*|\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
-	gradleDeleteRe   = refilter.MustCompile(`(?:^|[^.\w]|\bproject\.)delete\s*\(?\s*((?:rootDir|projectDir|rootProject\.projectDir|project\.rootDir|project\.projectDir)(?:\.parentFile)*|(?:file\(\s*)?System\.getProperty\(\s*["']user\.home["']\s*\)|'[^']+'|"[^"]+")`)
-	javaQualRe       = refilter.MustCompile(`\b(?:java\.(?:nio\.file|io|lang)|kotlin\.io)\.`)
-	javaListRe       = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
-	javaStrExec      = refilter.MustCompile(`("(?:[^"\\]|\\.)*")\s*\.execute\(`)
-	javaFileRe       = refilter.MustCompile(`\b(?:new\s+)?File\s*\(\s*`)
+	// Haskell applies functions without parentheses:
+	// removeDirectoryRecursive "/srv/x".
+	hsRmtreeRe     = refilter.MustCompile(`\b(?:System\.Directory\.)?(?:removeDirectoryRecursive|removePathForcibly)\s+`)
+	juliaRunRe     = refilter.MustCompile("\\b(?:read|readchomp|readlines|readline|success|pipeline|eachline)\\s*\\(\\s*`([^`]+)`")
+	jsShellTplRe   = refilter.MustCompile("(?:\\bBun\\.|(?:^|[^\\w.$]))\\$`([^`]*)`")
+	jsInterpRe     = refilter.MustCompile(`\$\{[^}]*\}`)
+	juliaRmRe      = refilter.MustCompile(`(?:^|[^\w.:])rm\s*\(\s*`)
+	juliaRecRe     = refilter.MustCompile(`recursive\s*=\s*true\b`)
+	juliaOpenCmdRe = refilter.MustCompile("\\bopen\\s*\\(\\s*`([^`]+)`\\s*,\\s*\"[wa]\"")
+	juliaPrintRe   = refilter.MustCompile(`\b(?:println|print|write)\s*\(\s*\w+\s*,\s*`)
+	luaLoadRe      = refilter.MustCompile(`\b(?:load|loadstring)\s*\(`)
+	luaPopenRe     = refilter.MustCompile(`\bio\.popen\s*\(\s*`)
+	fetchCmdRe     = refilter.MustCompile(`^\s*(?:curl|wget|fetch|http|xh)\s`)
+	denoCmdRe      = refilter.MustCompile(`\bnew\s+Deno\.Command\s*\(\s*`)
+	denoArgsRe     = refilter.MustCompile(`^\s*,\s*\{[^}]*?\bargs\s*:\s*\[`)
+	copyCallRe     = refilter.MustCompile(`\bshutil\.(?:copy2?|copyfile|copytree)\s*\(\s*|\b(?:fs\.)?(?:copyFileSync|copyFile|cpSync)\s*\(\s*|\bFileUtils\.(?:cp|copy|cp_r|copy_file|install)\s*\(\s*|\bFile::Copy::copy\s*\(\s*|(?:^|[\s;{(=,])copy\s*\(\s*`)
+	gradleDeleteRe = refilter.MustCompile(`(?:^|[^.\w]|\bproject\.)delete\s*\(?\s*((?:rootDir|projectDir|rootProject\.projectDir|project\.rootDir|project\.projectDir)(?:\.parentFile)*|(?:file\(\s*)?System\.getProperty\(\s*["']user\.home["']\s*\)|'[^']+'|"[^"]+")`)
+	javaQualRe     = refilter.MustCompile(`\b(?:java\.(?:nio\.file|io|lang)|kotlin\.io)\.`)
+	javaListRe     = refilter.MustCompile(`(\[[^\]]*\]|new\s+String\s*\[\s*\]\s*\{[^}]*\})\s*(?:\)\s*)?\.execute\(|exec\(\s*(new\s+String\s*\[\s*\]\s*\{[^}]*\})`)
+	javaStrExec    = refilter.MustCompile(`("(?:[^"\\]|\\.)*")\s*\.execute\(`)
+	javaFileRe     = refilter.MustCompile(`\b(?:new\s+)?File\s*\(\s*`)
 	// javaDeleteRecRe: Kotlin's and Groovy's recursive deletes.
 	javaDeleteRecRe = refilter.MustCompile(`^\.(?:deleteRecursively|deleteDir)\(\s*\)`)
 	// processBuilderRe: Java's ProcessBuilder, its arguments given one by

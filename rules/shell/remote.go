@@ -78,6 +78,20 @@ func remoteShells(name string, f []string) []string {
 				}
 			}
 		}
+	case "govc":
+		// "govc guest.run -vm VM PROG ARGS...": VMware Tools runs PROG in
+		// the guest, as ssh runs a remote command.
+		if len(f) >= 2 && (f[0] == "guest.run" || f[0] == "guest.start") {
+			for i := 1; i < len(f); i++ {
+				switch {
+				case govcValued[f[i]]:
+					i++
+				case strings.HasPrefix(f[i], "-"):
+				default:
+					return []string{strings.Join(f[i:], " ")}
+				}
+			}
+		}
 	case "acli":
 		// Acquia's CLI: "acli remote:ssh ALIAS -- CMD" runs CMD on the
 		// environment, "acli remote:drush ALIAS -- ARGS" runs drush there.
@@ -147,6 +161,10 @@ var knifeValued = map[string]bool{"-a": true, "--attribute": true, "-C": true, "
 	"--ssh-identity-file": true, "-c": true, "--config": true, "-u": true, "--user": true, "-k": true, "--key": true,
 	"-s": true, "--server-url": true, "-E": true, "--environment": true, "-F": true, "--format": true,
 	"--ssh-gateway-identity": true, "--prefix-attribute": true, "--winrm-user": true, "--winrm-password": true}
+
+// govcValued are the options of govc guest.run and guest.start that take
+// a value.
+var govcValued = map[string]bool{"-vm": true, "-l": true, "-e": true, "-C": true, "-d": true, "-dc": true, "-u": true, "-i": true}
 
 // knifeWords are the words of "knife ssh|winrm ..." that are not options
 // or option values: the search query, then the command.

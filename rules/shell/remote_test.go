@@ -35,6 +35,8 @@ func TestRemoteShells(t *testing.T) {
 		{"knife", []string{"ssh", "-x", "ops", "-a", "ipaddress", "name:db-*", "uptime"}, []string{"uptime"}},
 		{"knife", []string{"ssh", "role:web", "tmux", "-x", "ops"}, nil},
 		{"knife", []string{"node", "list"}, nil},
+		{"govc", []string{"guest.run", "-vm", "web1", "-l", "root:pw", "systemctl", "restart", "nginx"}, []string{"systemctl restart nginx"}},
+		{"govc", []string{"guest.ls", "-vm", "web1", "/tmp"}, nil},
 	}
 	for _, c := range cases {
 		if got := remoteShells(c.name, c.args); !reflect.DeepEqual(got, c.want) {
