@@ -777,6 +777,9 @@ func tarReads(v *cmdView) []string {
 	return append(out, v.c.Origins...)
 }
 
+// credFileOptRe is a script's option that takes a credential file.
+var credFileOptRe = regexp.MustCompile(`^--[a-z-]*(token|key|cred|credentials|password|secret|auth)[a-z-]*(-file|-path)$|^--(credentials|key-file|keyfile|token-file)$`)
+
 // readPaths are the words a command reads as files: operands, "<"
 // redirects, curl's "@file" forms, dd's "if=".
 func readPaths(v *cmdView, from string) []string {
@@ -889,10 +892,15 @@ func readPaths(v *cmdView, from string) []string {
 		}
 	}
 	if shell.Interpreter(v.c.Name) != "" {
-		// The code of "python3 -c CODE" is not a path it reads.
+		// The code of "python3 -c CODE" is not a path it reads. A file
+		// handed to a script's credential option (--token-file,
+		// --key-file, --credentials) is what the script uses to sign
+		// in, as curl's --key is; printing it would take code.
 		for i, a := range v.c.Args {
-			switch a {
-			case "-c", "-e", "-E", "-r", "-p", "--eval", "--print":
+			switch {
+			case a == "-c", a == "-e", a == "-E", a == "-r", a == "-p", a == "--eval", a == "--print":
+				skip[i+1] = true
+			case credFileOptRe.MatchString(a):
 				skip[i+1] = true
 			}
 		}
