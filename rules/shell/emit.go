@@ -1221,6 +1221,18 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				target = a
 			}
 		}
+	case name == "blender" || name == "blender.exe":
+		// Blender runs Python: "--python-expr CODE" as python -c runs
+		// CODE, "--python FILE" (-P) as python runs the file.
+		f := args.fields
+		for i := 0; i+1 < len(f); i++ {
+			switch f[i] {
+			case "--python-expr":
+				w.sub("python3 -c "+quote(f[i+1]), c.with("blender --python-expr"), nil)
+			case "--python", "-P":
+				w.sub("python3 "+quote(f[i+1]), c.with("blender --python"), nil)
+			}
+		}
 	case name == "ansible":
 		// ansible HOSTS -m shell|command|raw -a 'CMD': CMD runs on the
 		// hosts, as over ssh.
