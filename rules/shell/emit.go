@@ -1221,6 +1221,14 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				target = a
 			}
 		}
+	case name == "mix" && len(args.fields) >= 3 && args.fields[0] == "run":
+		// "mix run -e CODE": Elixir code, run in the project.
+		f := args.fields
+		for i := 1; i+1 < len(f); i++ {
+			if f[i] == "-e" || f[i] == "--eval" {
+				w.sub("elixir -e "+quote(f[i+1]), c.with("mix run -e"), nil)
+			}
+		}
 	case name == "blender" || name == "blender.exe":
 		// Blender runs Python: "--python-expr CODE" as python -c runs
 		// CODE, "--python FILE" (-P) as python runs the file.

@@ -1811,6 +1811,8 @@ var decodeCalls = []struct {
 	{"base64.b64decode(", false}, {"base64.standard_b64decode(", false}, {"base64.urlsafe_b64decode(", false},
 	{"base64.decodebytes(", false}, {"b64decode(", false}, {"bytes.fromhex(", true}, {"bytearray.fromhex(", true},
 	{"binascii.unhexlify(", true}, {"binascii.a2b_hex(", true}, {"unhexlify(", true},
+	// Elixir: Base.decode64!("cm0g..."), Base.decode16!("726d...", case: :lower).
+	{"Base.decode64!(", false}, {"Base.decode64(", false}, {"Base.decode16!(", true}, {"Base.decode16(", true},
 	// Perl: pack("H*", "726d20...").
 	{`pack("H*",`, true}, {`pack('H*',`, true}, {`pack "H*",`, true}, {`pack 'H*',`, true},
 }
