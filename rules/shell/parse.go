@@ -257,7 +257,25 @@ func passwordOptWord(word *syntax.Word) bool {
 		return false
 	}
 	name, _, ok := strings.Cut(lit.Value, "=")
-	return ok && strings.HasPrefix(name, "--") && passwordOpts[name]
+	return ok && strings.HasPrefix(name, "--") && isPasswordOpt(name)
+}
+
+// isPasswordOpt reports whether a long option takes a password or token:
+// one of passwordOpts, or one named for it (--project-token,
+// --db-password, --client-secret, --npm-api-key).
+func isPasswordOpt(name string) bool {
+	if passwordOpts[name] {
+		return true
+	}
+	if !strings.HasPrefix(name, "--") {
+		return false
+	}
+	for _, suf := range []string{"-token", "-password", "-passphrase", "-secret", "-api-key", "-apikey"} {
+		if strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // envSecretUsers are build and release tools that read a signing key
@@ -1025,7 +1043,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			// container's environment; sed -i "s|^PW=.*|PW=$(cat F)|"
 			// .env: the value goes into the file, not to the screen.
 			fc = wc.with(ClientArgVia)
-		} else if n > 0 && !netSenders[raw.fields[0]] && (passwordOpts[raw.fields[n-1]] || passwordOptWord(word)) {
+		} else if n > 0 && !netSenders[raw.fields[0]] && (isPasswordOpt(raw.fields[n-1]) || passwordOptWord(word)) {
 			// tauri signer generate --password "$(op read ...)": the
 			// value of a password option is the program's to use (not
 			// the short -p, which is also ping's payload pattern).
