@@ -51,17 +51,7 @@ func remoteShells(name string, f []string) []string {
 	case "parallel-ssh", "pssh", "pdsh", "clush":
 		// Fleet shells: the first word after the options is the command
 		// every host runs.
-		valued := map[string]bool{"-h": true, "-H": true, "-l": true, "-p": true, "-t": true, "-o": true, "-e": true, "-x": true, "-X": true,
-			"-O": true, "-w": true, "-R": true, "-f": true, "-g": true, "-u": true, "--hosts": true, "--host": true, "--user": true, "--par": true, "--timeout": true}
-		for i := 0; i < len(f); i++ {
-			switch {
-			case valued[f[i]]:
-				i++
-			case strings.HasPrefix(f[i], "-"):
-			default:
-				return []string{strings.Join(f[i:], " ")}
-			}
-		}
+		return restAfterOpts(f, 0, psshValued)
 	case "knife":
 		// Chef's "knife ssh QUERY CMD" and "knife winrm QUERY CMD": CMD
 		// runs on every node the search query finds. Options may come
@@ -82,15 +72,7 @@ func remoteShells(name string, f []string) []string {
 		// "govc guest.run -vm VM PROG ARGS...": VMware Tools runs PROG in
 		// the guest, as ssh runs a remote command.
 		if len(f) >= 2 && (f[0] == "guest.run" || f[0] == "guest.start") {
-			for i := 1; i < len(f); i++ {
-				switch {
-				case govcValued[f[i]]:
-					i++
-				case strings.HasPrefix(f[i], "-"):
-				default:
-					return []string{strings.Join(f[i:], " ")}
-				}
-			}
+			return restAfterOpts(f, 1, govcValued)
 		}
 	case "acli":
 		// Acquia's CLI: "acli remote:ssh ALIAS -- CMD" runs CMD on the
@@ -161,6 +143,27 @@ var knifeValued = map[string]bool{"-a": true, "--attribute": true, "-C": true, "
 	"--ssh-identity-file": true, "-c": true, "--config": true, "-u": true, "--user": true, "-k": true, "--key": true,
 	"-s": true, "--server-url": true, "-E": true, "--environment": true, "-F": true, "--format": true,
 	"--ssh-gateway-identity": true, "--prefix-attribute": true, "--winrm-user": true, "--winrm-password": true}
+
+// psshValued are the options of the fleet shells (pssh, pdsh, clush)
+// that take a value.
+var psshValued = map[string]bool{"-h": true, "-H": true, "-l": true, "-p": true, "-t": true, "-o": true, "-e": true, "-x": true, "-X": true,
+	"-O": true, "-w": true, "-R": true, "-f": true, "-g": true, "-u": true, "--hosts": true, "--host": true, "--user": true, "--par": true, "--timeout": true}
+
+// restAfterOpts joins the words from the first one at or after start that
+// is neither an option nor an option's value: the command a remote
+// runner hands on. Nil when there is none.
+func restAfterOpts(f []string, start int, valued map[string]bool) []string {
+	for i := start; i < len(f); i++ {
+		switch {
+		case valued[f[i]]:
+			i++
+		case strings.HasPrefix(f[i], "-"):
+		default:
+			return []string{strings.Join(f[i:], " ")}
+		}
+	}
+	return nil
+}
 
 // govcValued are the options of govc guest.run and guest.start that take
 // a value.
