@@ -1193,14 +1193,20 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		// runs it on this one.
 		f := args.fields
 		target := ""
+		// What runs does so on the minions the target names (salt-call:
+		// on this one).
+		saltCtx := func(fn string) ctx {
+			cc := c.with(name + " " + fn)
+			if name != "salt-call" {
+				cc.host = target
+			}
+			return cc
+		}
 		for i, a := range f {
 			switch {
 			case strings.HasPrefix(a, "cmd.run") || a == "cmd.shell" || a == "cmd.exec_code":
 				if i+1 < len(f) {
-					cc := c.with(name + " " + a)
-					if name != "salt-call" {
-						cc.host = target
-					}
+					cc := saltCtx(a)
 					if a == "cmd.exec_code" && i+2 < len(f) {
 						w.sub(f[i+1]+" -c "+quote(f[i+2]), cc, nil)
 					} else {
@@ -1212,11 +1218,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 				// master's file server (salt://) that is the state
 				// tree's own script, from the web it is a download
 				// piped into the minion's shell.
-				cc := c.with(name + " " + a)
-				if name != "salt-call" {
-					cc.host = target
-				}
-				w.sub("curl -fsSL "+quote(f[i+1])+" | sh", cc, nil)
+				w.sub("curl -fsSL "+quote(f[i+1])+" | sh", saltCtx(a), nil)
 			case target == "" && !strings.HasPrefix(a, "-") && !strings.Contains(a, "."):
 				target = a
 			}

@@ -579,7 +579,10 @@ func extractDepth(lang, code string, depth int, argv []string) []codeItem {
 		}
 		if lang == "haskell" {
 			for _, m := range hsRmtreeRe.FindAllStringIndex(code, 8) {
-				if p, _, ok := readPathExpr(code[m[1]:], vars); ok && !inSpans(spans, m[0]) {
+				if inSpans(spans, m[0]) {
+					continue // named in a string
+				}
+				if p, _, ok := readPathExpr(code[m[1]:], vars); ok {
 					add(codeItem{argv: []string{"rm", "-r", "-f", p}, via: via + " removeDirectoryRecursive", text: clip(code[m[0]:], 200)})
 				}
 			}

@@ -257,7 +257,7 @@ func passwordOptWord(word *syntax.Word) bool {
 		return false
 	}
 	name, _, ok := strings.Cut(lit.Value, "=")
-	return ok && strings.HasPrefix(name, "--") && isPasswordOpt(name)
+	return ok && isPasswordOpt(name)
 }
 
 // isPasswordOpt reports whether a long option takes a password or token:
