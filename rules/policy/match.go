@@ -690,6 +690,11 @@ func suspectWord(a string, m *Matcher, text string) bool {
 			return false
 		}
 	}
+	// A pattern written for the variable itself ("$VCPKG_ROOT/buildtrees"
+	// is vcpkg's build trees wherever vcpkg lives).
+	if anyGlob(m.except, normPath(disp)) {
+		return false
+	}
 	// "$X/node_modules", "$ROOT/build": the known tail decides.
 	if i := strings.IndexByte(disp, '/'); i >= 0 && i < len(disp)-1 {
 		tail := "x/" + disp[i+1:]

@@ -553,7 +553,7 @@ func (w *walker) resendValues(cmds []Command, c ctx) {
 		// the file as surely as cat would.
 		// (${#K} prints a length: no word is left unresolved.)
 		printed := (cmd.Name == "echo" || cmd.Name == "printf") && len(cmd.Unresolved) > 0 && (cmd.PipeLen <= 1 || cmd.PipeIndex == cmd.PipeLen-1) && !writesOut(cmd.Redirects)
-		if !netSenders[cmd.Name] && !printed {
+		if !netSenders[cmd.Name] && !psWebCmdlet(cmd.Name) && !printed {
 			continue
 		}
 		if cmd.Name == "ssh" && remoteArgument(cmds) {
@@ -575,6 +575,17 @@ func (w *walker) resendValues(cmds []Command, c ctx) {
 	for _, t := range texts {
 		w.sub(t[2:len(t)-1], c.with("$(...)"), nil)
 	}
+}
+
+// psWebCmdlet reports whether name is PowerShell's web request cmdlet
+// or one of its aliases: it sends what it is given, as curl does.
+func psWebCmdlet(name string) bool {
+	for _, n := range []string{"Invoke-RestMethod", "Invoke-WebRequest", "irm", "iwr"} {
+		if strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // remoteArgument reports whether the commands ssh ran on its host take
@@ -1049,7 +1060,7 @@ func (w *walker) runs(cmd *Command, args rawCmd, c ctx, in stdinInfo) {
 		w.runTask(cmd, c)
 	case name == "make" || name == "gmake" || name == "npm" || name == "pnpm" || name == "yarn" || name == "bun" || name == "just" || name == "pip" || name == "pip3" || name == "uv" || name == "pipx" ||
 		name == "invoke" || name == "inv" || name == "fab" || name == "task" || name == "go-task" || name == "direnv" || name == "systemctl" || buildTriggers[name] != nil ||
-		name == "mise" || name == "rtx" || name == "composer" || name == "poe":
+		name == "mise" || name == "rtx" || name == "composer" || name == "poe" || name == "conan":
 		if len(w.st.Files) > 0 {
 			w.runTask(cmd, c)
 		}

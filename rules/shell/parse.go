@@ -260,6 +260,36 @@ func passwordOptWord(word *syntax.Word) bool {
 	return ok && isPasswordOpt(name)
 }
 
+// keyValueSecretNames are the parameter names, in a CLI's key=value
+// style (CloudStack's cmk, ovftool, many appliance CLIs), whose value
+// is a credential the program sends where it is configured.
+var keyValueSecretNames = map[string]bool{
+	"password": true, "passwd": true, "privatekey": true, "private_key": true, "secretkey": true, "secret_key": true,
+	"apikey": true, "api_key": true, "passphrase": true, "token": true, "secret": true,
+}
+
+// keyValueShowers print or record a key=value argument where it can be
+// read back (standard output, a commit, a file's metadata, the system
+// log), so a secret given to them that way is shown, not used.
+var keyValueShowers = map[string]bool{
+	"echo": true, "printf": true, "print": true, "tee": true, "logger": true, "wall": true, "git": true, "exiftool": true,
+	"Write-Host": true, "Write-Output": true, "jq": true, "yq": true, "sed": true, "awk": true, "gawk": true,
+}
+
+// keyValueSecretWord reports whether word is "privatekey=$(...)" or the
+// like given to prog: a key=value parameter the program uses.
+func keyValueSecretWord(word *syntax.Word, prog string) bool {
+	if len(word.Parts) < 2 || keyValueShowers[prog] || netSenders[prog] {
+		return false
+	}
+	lit, ok := word.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	name, _, ok := strings.Cut(lit.Value, "=")
+	return ok && keyValueSecretNames[strings.ToLower(name)]
+}
+
 // isPasswordOpt reports whether a long option takes a password or token:
 // one of passwordOpts, or one named for it (--project-token,
 // --db-password, --client-secret, --npm-api-key).
@@ -290,6 +320,84 @@ var envSecretUsers = map[string]bool{
 	"flutter": true, "twine": true, "poetry": true, "uv": true, "hatch": true, "gem": true, "sbt": true, "lein": true,
 }
 
+// EnvPrintVia marks a substitution in a prefix assignment (X=$(...)
+// cmd) whose command prints its environment, where "env-assign" marks
+// one that only hands the value to the command.
+const EnvPrintVia = "env-print"
+
+// usesOwnAssign reports whether a command's words name a variable its
+// own prefix assignments set: X="$(cat key)" curl -d "$X" URL is
+// written to send the value (a shell expands $X before the assignment
+// takes effect, but the writer's intent is plain, and an earlier
+// assignment of X may hold the same value).
+func usesOwnAssign(ce *syntax.CallExpr) bool {
+	found := false
+	for _, a := range ce.Args {
+		syntax.Walk(a, func(n syntax.Node) bool {
+			if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil {
+				for _, as := range ce.Assigns {
+					if as.Name != nil && as.Name.Value == pe.Param.Value {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// revealsEnv reports whether a command given prefix assignments can
+// show them: env or printenv with nothing to run, the shell's own
+// listings, and a shell or interpreter running code given inline, which
+// can print any variable it was handed.
+func revealsEnv(args []*syntax.Word) bool {
+	if len(args) == 0 {
+		return false
+	}
+	lit, ok := plainWord(args[0])
+	if !ok {
+		return true
+	}
+	name := path.Base(lit)
+	switch name {
+	case "printenv", "set", "declare", "typeset", "export", "compgen":
+		return true
+	case "env":
+		// env runs a command when one follows its options and NAME=value
+		// words; alone, it lists the environment.
+		rest := args[1:]
+		for i := 0; i < len(rest); i++ {
+			v, ok := plainWord(rest[i])
+			if !ok || !strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
+				return false
+			}
+			if v == "-u" || v == "--unset" || v == "-C" || v == "--chdir" {
+				i++ // the option's value
+			}
+		}
+		return true
+	}
+	lang := Interpreter(name)
+	if !shells[name] && lang == "" && name != "pwsh" && name != "powershell" {
+		return false
+	}
+	for _, a := range args[1:] {
+		v, _ := plainWord(a)
+		switch {
+		case v == "-c" || v == "-e" || v == "-E" || v == "-r" || v == "--eval" || v == "-p" || v == "--print" || strings.EqualFold(v, "-Command"):
+			return true
+		case shells[name] && len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "c"):
+			// bash -lc, sh -ec
+			return true
+		}
+	}
+	return false
+}
+
 // secretSetter reports whether the words so far (program and
 // subcommands) are a command that stores a secret given to it: the
 // secret store is where the value is meant to go.
@@ -318,6 +426,10 @@ func secretSetter(f []string) bool {
 		return sub("config:set")
 	case "docker", "podman":
 		return sub("secret", "create")
+	case "conan":
+		// Conan 2's remote login, Conan 1's user -p: the remote's
+		// password, kept in Conan's credentials store.
+		return sub("remote", "login") || sub("user")
 	case "doppler":
 		return sub("secrets", "set")
 	case "az":
@@ -367,6 +479,15 @@ func (w *walker) script(src string, c ctx) error {
 		// them is not a POSIX command substitution there).
 		if clean := psUnescape(src); clean != src && (looksPowerShell(clean) || psCmdletFirstRe.MatchString(clean)) {
 			src = clean
+		}
+	}
+	if strings.Contains(src, "(") {
+		if m := psParamCallRe.FindStringSubmatch(src); m != nil {
+			// "Remove-VBRBackup -Backup (Get-VBRBackup -Name X) -FromDisk":
+			// the grouped command's output is the parameter's object, as
+			// it would be piped in; a POSIX reading splits the line at the
+			// parentheses and loses the cmdlet's switches.
+			src = m[2] + " | " + m[1] + m[3]
 		}
 	}
 	if strings.Contains(src, "iskpart") || strings.Contains(src, "ISKPART") {
@@ -451,6 +572,12 @@ func (w *walker) script(src string, c ctx) error {
 		}
 		return nil
 	}
+	if strings.Contains(src, "@{") {
+		// "Invoke-RestMethod -Body @{ u = 'x'; p = $p }": a hashtable
+		// given to a parameter is one argument; its entries are not
+		// statements.
+		src = psInlineTableRe.ReplaceAllStringFunc(src, func(t string) string { return strings.ReplaceAll(t, ";", " ") })
+	}
 	f, err := parseCached(src)
 	if err != nil {
 		if looksPowerShell(src) {
@@ -495,8 +622,20 @@ var diskpartFileRe = refilter.MustCompile(`(?is)\(([^()]*)\)\s*>\s*(\S+)\s*(?:&&
 // psObjectStageRe is a pipeline stage that only PowerShell has.
 var psObjectStageRe = refilter.MustCompile(`(?i)^\s*(?:%|\?|foreach-object|where-object|select-object|sort-object)\s`)
 
+// psInlineTableRe is a hashtable literal (without nested braces) given
+// as a cmdlet parameter's value.
+var psInlineTableRe = refilter.MustCompile(`\s-[A-Za-z]+\s+@\{[^{}]*\}`)
+
+// psVerbs are the PowerShell verbs a cmdlet name starts with.
+const psVerbs = `(?i:Add|Clear|Copy|Disable|Enable|Export|Get|Import|Invoke|Move|New|Out|Register|Remove|Rename|Set|Start|Stop|Uninstall|Unregister)`
+
 // psCmdletFirstRe is a line starting with a Verb-Noun cmdlet name.
-var psCmdletFirstRe = refilter.MustCompile(`^\s*(?i:Add|Clear|Copy|Disable|Enable|Export|Get|Import|Invoke|Move|New|Out|Register|Remove|Rename|Set|Start|Stop|Uninstall|Unregister)-[A-Za-z]+\b`)
+var psCmdletFirstRe = refilter.MustCompile(`^\s*` + psVerbs + `-[A-Za-z]+\b`)
+
+// psParamCallRe is a cmdlet line with one parameter given as a grouped
+// cmdlet call: the head up to the parameter, the grouped call, and the
+// rest of the line (which may go on as a pipeline).
+var psParamCallRe = refilter.MustCompile(`^(\s*` + psVerbs + `-[A-Za-z]+\b[^()|;'"]*?)\s+-[A-Za-z]+\s+\(\s*(` + psVerbs + `-[A-Za-z]+\b[^()|;]*?)\s*\)((?:\s[^(){}\n;]*)?)$`)
 
 // cmdLineRe marks a cmd.exe line: %VAR%, cd /d, or switches like /s /q.
 var cmdLineRe = refilter.MustCompile(`(?i)%[A-Za-z_]\w*%|\bcd /d |(^|[\s&])(rd|rmdir|del|copy|xcopy|move|set)\s.*\s/[a-z]\b`)
@@ -606,6 +745,9 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx, in stdinInfo) (string, bool) {
 	if s.Background {
 		c.background = true
 	}
+	if ps := procSubstStdin(s); ps != nil {
+		return w.pipeline(ps, c)
+	}
 	if s.Cmd == nil {
 		// A bare redirection ("> file") is the null command ":" with it.
 		colon := &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: ":"}}}}}
@@ -695,6 +837,29 @@ func (w *walker) substIn(n syntax.Node, c ctx) {
 		}
 		return true
 	})
+}
+
+// procSubstStdin rewrites "cmd < <(producer)" as the pipeline
+// "producer | cmd" it behaves as, so that what the command does with
+// the producer's output is judged as a pipe's would be: "gh secret set
+// X < <(op read REF)" stores the secret without printing it, as "op
+// read REF | gh secret set X" does. It returns nil for anything else.
+func procSubstStdin(s *syntax.Stmt) *syntax.Stmt {
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok || len(s.Redirs) != 1 {
+		return nil
+	}
+	r := s.Redirs[0]
+	if r.Op != syntax.RdrIn || r.N != nil || r.Word == nil || len(r.Word.Parts) != 1 {
+		return nil
+	}
+	ps, ok := r.Word.Parts[0].(*syntax.ProcSubst)
+	if !ok || ps.Op != syntax.CmdIn || len(ps.Stmts) != 1 || ps.Stmts[0].Background {
+		return nil
+	}
+	consumer := *s
+	consumer.Redirs = nil
+	consumer.Background = false
+	return &syntax.Stmt{Position: s.Position, Background: s.Background, Cmd: &syntax.BinaryCmd{Op: syntax.Pipe, X: ps.Stmts[0], Y: &consumer}}
 }
 
 func (w *walker) pipeline(s *syntax.Stmt, c ctx) (string, bool) {
@@ -985,7 +1150,12 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 		// (Built only for a command with assignments: a ctx.with
 		// allocates, and most commands have none.)
 		ec = c.with("env-assign")
-		if len(ce.Args) > 0 {
+		if revealsEnv(ce.Args) || usesOwnAssign(ce) {
+			// T="$(cat ~/.ssh/id_rsa)" printenv T, or bash -c 'echo
+			// "$T"': the program shows its environment, so the value
+			// is printed after all.
+			ec = c.with(EnvPrintVia)
+		} else if len(ce.Args) > 0 {
 			if lit, ok := plainWord(ce.Args[0]); ok && (connClients[path.Base(lit)] || envSecretUsers[path.Base(lit)]) {
 				// PGPASSWORD="$(cat /run/secrets/pg_pw)" pg_dump ...: the
 				// database client takes the value, as a connection string
@@ -1047,6 +1217,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, c ctx, in stdinInfo) 
 			// tauri signer generate --password "$(op read ...)": the
 			// value of a password option is the program's to use (not
 			// the short -p, which is also ping's payload pattern).
+			fc = wc.with(ClientArgVia)
+		} else if n > 1 && keyValueSecretWord(word, path.Base(raw.fields[0])) {
+			// cmk upload customcertificate privatekey="$(cat k.pem)".
 			fc = wc.with(ClientArgVia)
 		}
 		fs, unres := w.fields(word, fc)
@@ -1362,6 +1535,12 @@ func (c ctx) text(s *syntax.Stmt) string { return c.source(s) }
 
 // ---- expansion ----
 
+// xdgDefaults are the XDG base directories when the variables are unset.
+var xdgDefaults = map[string]string{
+	"XDG_CONFIG_HOME": "~/.config", "XDG_DATA_HOME": "~/.local/share", "XDG_CACHE_HOME": "~/.cache",
+	"XDG_STATE_HOME": "~/.local/state", "XDG_RUNTIME_DIR": "/run/user/1000",
+}
+
 // env resolves variables from the session, marking unknown ones.
 type env struct {
 	w *walker
@@ -1380,6 +1559,13 @@ func (e env) Get(name string) expand.Variable {
 			return strVar(v)
 		}
 		return strVar(map[string]string{"APPDATA": "~/AppData/Roaming", "LOCALAPPDATA": "~/AppData/Local", "USERPROFILE": "~"}[name])
+	case "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR":
+		// Unset, the base directories are the specification's defaults;
+		// the runtime directory is the first user's on a desktop system.
+		if v, ok := st.Vars[name]; ok {
+			return strVar(v)
+		}
+		return strVar(xdgDefaults[name])
 	case "HISTFILE":
 		// Unset, bash's history file is ~/.bash_history.
 		if v, ok := st.Vars[name]; ok {

@@ -1038,7 +1038,7 @@ func (w *walker) psStmt(text string, c ctx) bool {
 			// A command's output ("$c = Get-Credential", "$s = irm URL"):
 			// run it, and remember where the value came from, as for
 			// s=$(cmd) in a POSIX shell.
-			w.sub(m[3], c, nil)
+			w.sub(m[3], c.with("assign"), nil)
 			name := m[2]
 			w.st.setVar(name, unkOpen+name+unkClose)
 			if w.st.VarFrom == nil {
@@ -1464,7 +1464,7 @@ var psForEachRe = refilter.MustCompile(`(?i)\|\s*(?:%|foreach-object|foreach)\s*
 // The properties that name the object itself count as it: a path, or
 // a directory object's identity ("Remove-MgUser -UserId $_.Id",
 // "Remove-Mailbox -Identity $_.PrimarySmtpAddress").
-var psItemRe = refilter.MustCompile(`(?i)(?:-(?:literal)?path\s+)?["']?\$(?:_|psitem)(?:\.(?:fullname|fullpath|pspath|id|objectid|identity|guid|primarysmtpaddress|userprincipalname|distinguishedname|samaccountname|externaldirectoryobjectid|name|dnshostname))?\b["']?`)
+var psItemRe = refilter.MustCompile(`(?i)(?:-(?:literal)?path\s+)?["']?\$(?:_|psitem)(?:\.(?:fullname|fullpath|pspath|id|objectid|identity|guid|primarysmtpaddress|userprincipalname|distinguishedname|samaccountname|externaldirectoryobjectid|name|dnshostname|url|weburl|siteurl))?\b["']?`)
 
 // psForEach reads "PRODUCER | ForEach-Object { BODY }": each statement
 // of BODY that acts on the current object ($_) as a whole operand is

@@ -279,6 +279,15 @@ func (w *walker) runTask(cmd *Command, c ctx) {
 			}
 			return out
 		})
+	case "conan":
+		// "conan create recipes/x": the recipe's conanfile.py is Python
+		// that Conan runs (its source() and build() methods call
+		// self.run with command lines).
+		if f := conanRecipe(args); f != "" {
+			w.runTaskFile([]string{f}, "conan "+args[0], c, func(content string) []string {
+				return []string{content}
+			}, "python")
+		}
 	case "direnv":
 		// "direnv allow", "direnv exec DIR CMD", "direnv reload": the
 		// .envrc is sourced by a shell.
@@ -994,6 +1003,40 @@ func yamlSection(content, key string) []string {
 	return yamlScriptLines(b.String())
 }
 
+// conanRecipe is the conanfile.py a conan command runs ("create PATH",
+// "build .", "install x/conanfile.py"), or "".
+func conanRecipe(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	switch args[0] {
+	case "create", "build", "install", "source", "export", "export-pkg", "test":
+	default:
+		return ""
+	}
+	dir := "."
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			if !strings.Contains(a, "=") && i+1 < len(args) && conanValued[a] {
+				i++
+			}
+			continue
+		}
+		dir = a
+		break
+	}
+	if strings.HasSuffix(dir, ".py") {
+		return dir
+	}
+	return path.Join(dir, "conanfile.py")
+}
+
+// conanValued are conan options that take a separate value.
+var conanValued = map[string]bool{"-r": true, "--remote": true, "-pr": true, "--profile": true, "-s": true, "--settings": true,
+	"-o": true, "--options": true, "-b": true, "--build": true, "--name": true, "--version": true, "--user": true, "--channel": true,
+	"-of": true, "--output-folder": true, "-c": true, "--conf": true, "-f": true, "--format": true, "-tf": true, "--test-folder": true}
+
 // buildTrigger is a project file a tool runs: its content is code in
 // lang, or ("lines") a configuration whose values are command lines.
 type buildTrigger struct {
@@ -1003,14 +1046,16 @@ type buildTrigger struct {
 }
 
 var buildTriggers = map[string][]buildTrigger{
-	"rake":       {{file: "Rakefile", lang: "ruby"}},
-	"bundle":     {{file: "Gemfile", lang: "ruby", sub: "install"}},
-	"pytest":     {{file: "conftest.py", lang: "python"}},
-	"py.test":    {{file: "conftest.py", lang: "python"}},
-	"nox":        {{file: "noxfile.py", lang: "python"}},
-	"tox":        {{file: "tox.ini", lang: "lines"}},
-	"cargo":      {{file: "build.rs", lang: "rust"}},
-	"cmake":      {{file: "CMakeLists.txt", lang: "lines"}},
+	"rake":    {{file: "Rakefile", lang: "ruby"}},
+	"bundle":  {{file: "Gemfile", lang: "ruby", sub: "install"}},
+	"pytest":  {{file: "conftest.py", lang: "python"}},
+	"py.test": {{file: "conftest.py", lang: "python"}},
+	"nox":     {{file: "noxfile.py", lang: "python"}},
+	"tox":     {{file: "tox.ini", lang: "lines"}},
+	"cargo":   {{file: "build.rs", lang: "rust"}},
+	// (A toolchain or module file the session wrote is read by the
+	// configure step too: presets and -D options name it.)
+	"cmake":      {{file: "CMakeLists.txt", lang: "lines"}, {file: ".cmake", lang: "lines"}},
 	"pre-commit": {{file: ".pre-commit-config.yaml", lang: "lines"}},
 	"mvn":        {{file: "pom.xml", lang: "lines"}},
 	"composer":   {{file: "composer.json", lang: "lines"}},

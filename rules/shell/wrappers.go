@@ -96,7 +96,10 @@ var wrappers = map[string]wrapper{
 	"nx":     {sub: "exec", longArgs: []string{"--projects", "--exclude", "--parallel"}},
 	"bundle": {sub: "exec", argOpts: "", longArgs: []string{"--gemfile"}},
 	// Chef Workstation runs the command with its own Ruby and gems.
-	"chef":   {sub: "exec"},
+	"chef": {sub: "exec"},
+	// Rootless Podman's user namespace: the command runs as root over
+	// the user's container storage.
+	"podman": {sub: "unshare", longArgs: []string{"--rootless-netns"}},
 	"poetry": {sub: "run", longArgs: []string{"--directory"}},
 	"pipenv": {sub: "run"},
 	"uv":     {sub: "run", longArgs: []string{"--with", "--python", "--project", "--directory", "--env-file", "--package"}},
