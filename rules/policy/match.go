@@ -1232,6 +1232,9 @@ func jqFieldsOnly(v *cmdView) bool {
 			names = append(names, strings.TrimPrefix(strings.TrimSpace(f), "."))
 		}
 	} else if m := jqPathRe.FindStringSubmatch(last); m != nil {
+		if jqEntryOfCollection(last) {
+			return false
+		}
 		names = []string{m[1]}
 	} else if strings.Contains(last, ",") {
 		// ".client_email, .project_id": each path printed in turn.
@@ -1253,12 +1256,25 @@ func jqFieldsOnly(v *cmdView) bool {
 	return true
 }
 
+// jqEntryOfCollection reports whether a jq path picks one entry of a
+// map of accounts, hosts or aliases by its key (".aliases.prod",
+// ".hosts.github_com"): the whole entry, credentials and all, whatever
+// the key is called.
+func jqEntryOfCollection(path string) bool {
+	segs := strings.Split(strings.TrimPrefix(path, "."), ".")
+	if len(segs) < 2 {
+		return false
+	}
+	return jqCollectionRe.MatchString(segs[len(segs)-2])
+}
+
 var (
-	jqCountRe     = regexp.MustCompile(`^(keys(_unsorted)?(\[\])?|length|type|map\(keys\)|map\(length\)|\.\[\]\s*\|\s*keys|to_entries\s*\|\s*map\(\.key\))$`)
-	jqObjectRe    = regexp.MustCompile(`^\{\s*([^{}:()]+?)\s*\}$`)
-	jqPathRe      = regexp.MustCompile(`^(?:\.[A-Za-z_][A-Za-z0-9_]*(?:\[\d*\])?\??)*\.([A-Za-z_][A-Za-z0-9_]*)(?:\[\])?\??$`)
-	jqNameRe      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	jqContainerRe = regexp.MustCompile(`(?i)^(data|config|configuration|env|environment|settings|options|values?|credentials|properties|spec|stringData|secrets?|vars|variables|params|parameters|body|payload|raw|content)$`)
+	jqCollectionRe = regexp.MustCompile(`(?i)^(aliases|hosts|servers|profiles|remotes|registries|users|accounts|auths|connections|datasources|environments|contexts|clusters|targets|sites|instances)\??$`)
+	jqCountRe      = regexp.MustCompile(`^(keys(_unsorted)?(\[\])?|length|type|map\(keys\)|map\(length\)|\.\[\]\s*\|\s*keys|to_entries\s*\|\s*map\(\.key\))$`)
+	jqObjectRe     = regexp.MustCompile(`^\{\s*([^{}:()]+?)\s*\}$`)
+	jqPathRe       = regexp.MustCompile(`^(?:\.[A-Za-z_][A-Za-z0-9_]*(?:\[\d*\])?\??)*\.([A-Za-z_][A-Za-z0-9_]*)(?:\[\])?\??$`)
+	jqNameRe       = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	jqContainerRe  = regexp.MustCompile(`(?i)^(data|config|configuration|env|environment|settings|options|values?|credentials|properties|spec|stringData|secrets?|vars|variables|params|parameters|body|payload|raw|content)$`)
 )
 
 // yamlKeysPattern reads a grep pattern for indented YAML keys,
@@ -1386,7 +1402,8 @@ func namedSettingsGrep(v *cmdView) bool {
 		if strings.HasPrefix(a, "-") || slices.Contains(ixs, i) || i > 0 && grepTakesValue(v.c.Args[i-1]) {
 			continue
 		}
-		if !settingsFileRe.MatchString(path.Base(a)) {
+		// (/etc/default's files are KEY=value settings of a service.)
+		if !settingsFileRe.MatchString(path.Base(a)) && !strings.HasPrefix(a, "/etc/default/") {
 			return false
 		}
 		files++

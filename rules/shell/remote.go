@@ -40,7 +40,7 @@ func remoteShells(name string, f []string) []string {
 		}
 	case "zowe":
 		// "zowe zos-uss issue ssh CMD": CMD runs in z/OS UNIX's shell.
-		if len(f) >= 4 && f[0] == "zos-uss" && f[1] == "issue" && f[2] == "ssh" && !strings.HasPrefix(f[3], "-") {
+		if len(f) >= 4 && (f[0] == "zos-uss" || f[0] == "uss") && (f[1] == "issue" || f[1] == "iss") && f[2] == "ssh" && !strings.HasPrefix(f[3], "-") {
 			return []string{f[3]}
 		}
 	case "doctl":
