@@ -885,6 +885,15 @@ func readPaths(v *cmdView, from string) []string {
 			}
 		}
 	}
+	if v.c.Name == "gpg" || v.c.Name == "gpg2" {
+		// The passphrase file unlocks the key gpg uses; gpg does not
+		// print it.
+		for i, a := range v.c.Args {
+			if a == "--passphrase-file" {
+				skip[i+1] = true
+			}
+		}
+	}
 	switch v.c.Name {
 	case "curl", "wget", "http", "https", "xh", "curlie", "git":
 		// Client certificates and keys authenticate the connection;

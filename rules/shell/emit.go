@@ -24,6 +24,37 @@ type rawCmd struct {
 	valueFrom []string // see Command.ValueFrom
 }
 
+// jsRunnerFile reports whether f is "deno run ..." or "bun run" with a
+// script file (or "-") rather than a package.json script's name.
+func jsRunnerFile(f []string) bool {
+	b := path.Base(f[0])
+	if f[1] != "run" || b != "deno" && b != "bun" {
+		return false
+	}
+	if b == "deno" {
+		return true
+	}
+	for _, a := range f[2:] {
+		if a == "-" {
+			return true
+		}
+		if !strings.HasPrefix(a, "-") {
+			return jsScriptExtRe.MatchString(a)
+		}
+	}
+	return false
+}
+
+var jsScriptExtRe = refilter.MustCompile(`\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$`)
+
+// dropField removes the i-th word of a command.
+func dropField(r rawCmd, i int) rawCmd {
+	r.fields = append(append([]string(nil), r.fields[:i]...), r.fields[i+1:]...)
+	r.unres = append(append([]bool(nil), r.unres[:i]...), r.unres[i+1:]...)
+	r.srcs = append(append([][]Source(nil), r.srcs[:i]...), r.srcs[i+1:]...)
+	return r
+}
+
 func newRaw(fields []string) rawCmd {
 	r := rawCmd{fields: fields, unres: make([]bool, len(fields)), srcs: make([][]Source, len(fields))}
 	for i, f := range fields {
@@ -62,6 +93,11 @@ func (w *walker) emit(r rawCmd, c ctx, in stdinInfo) (string, bool, string) {
 		// long options: read as find, so what it lists (for xargs rm)
 		// is known.
 		r = lfsFind(r)
+	}
+	if len(r.fields) > 2 && jsRunnerFile(r.fields) {
+		// "deno run -A x.ts", "bun run x.ts", "deno run -" (stdin): the
+		// runtime runs the file as "deno x.ts" does.
+		r = dropField(r, 1)
 	}
 	name := r.fields[0]
 	base := name

@@ -102,3 +102,25 @@ func TestConanRecipe(t *testing.T) {
 		}
 	}
 }
+
+// TestJSRunnerFile checks which "deno run" and "bun run" command lines
+// run a file (read as the runtime given it) and which run a script
+// named in package.json.
+func TestJSRunnerFile(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"deno run -A x.ts", true},
+		{"deno run -", true},
+		{"bun run /tmp/x.ts", true},
+		{"bun run -", true},
+		{"bun run build", false},
+		{"bun test x.ts", false},
+		{"node run x.js", false},
+	} {
+		if got := jsRunnerFile(strings.Fields(tc.line)); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
