@@ -783,7 +783,7 @@ func tarReads(v *cmdView) []string {
 }
 
 // credFileOptRe is a script's option that takes a credential file.
-var credFileOptRe = regexp.MustCompile(`^--[a-z-]*(token|key|cred|credentials|password|secret|auth)[a-z-]*(-file|-path)$|^--(credentials|key-file|keyfile|token-file)$`)
+var credFileOptRe = regexp.MustCompile(`^--[a-z-]*(token|key|cred|credentials|password|passphrase|secret|auth|salt)[a-z-]*(-file|-path)$|^--(credentials|key-file|keyfile|token-file)$`)
 
 // readPaths are the words a command reads as files: operands, "<"
 // redirects, curl's "@file" forms, dd's "if=".

@@ -43,6 +43,16 @@ func remoteShells(name string, f []string) []string {
 		if len(f) >= 4 && (f[0] == "zos-uss" || f[0] == "uss") && (f[1] == "issue" || f[1] == "iss") && f[2] == "ssh" && !strings.HasPrefix(f[3], "-") {
 			return []string{f[3]}
 		}
+	case "kamal":
+		// "kamal app exec -d production 'CMD'", "kamal server exec CMD",
+		// "kamal accessory exec redis CMD": CMD runs on the servers (in
+		// the app's or accessory's containers, or on the hosts).
+		if len(f) >= 3 && (f[0] == "app" || f[0] == "server") && f[1] == "exec" {
+			return restAfterOpts(f, 2, kamalValued)
+		}
+		if len(f) >= 4 && f[0] == "accessory" && f[1] == "exec" {
+			return restAfterOpts(f, 3, kamalValued)
+		}
 	case "doctl":
 		// "doctl compute ssh DROPLET --ssh-command CMD".
 		if len(f) >= 2 && f[0] == "compute" && f[1] == "ssh" {
@@ -164,6 +174,10 @@ func restAfterOpts(f []string, start int, valued map[string]bool) []string {
 	}
 	return nil
 }
+
+// kamalValued are Kamal's options that take a value.
+var kamalValued = map[string]bool{"-d": true, "--destination": true, "-r": true, "--roles": true, "-h": true, "--hosts": true,
+	"-c": true, "--config-file": true, "--version": true}
 
 // govcValued are the options of govc guest.run and guest.start that take
 // a value.

@@ -118,3 +118,21 @@ func TestKubectlRunHostPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestKamalRemoteShells checks that Kamal's exec commands hand their
+// command line to the servers' shells, after Kamal's options.
+func TestKamalRemoteShells(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"app", "exec", "-d", "production", "--reuse", "env | sort"}, []string{"env | sort"}},
+		{[]string{"server", "exec", "sudo ufw disable"}, []string{"sudo ufw disable"}},
+		{[]string{"accessory", "exec", "redis", "-d", "production", "redis-cli FLUSHALL"}, []string{"redis-cli FLUSHALL"}},
+		{[]string{"app", "logs", "-d", "production"}, nil},
+	} {
+		if got := remoteShells("kamal", c.args); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("kamal %q: %q, want %q", c.args, got, c.want)
+		}
+	}
+}
