@@ -47,11 +47,16 @@ func jsRunnerFile(f []string) bool {
 
 var jsScriptExtRe = refilter.MustCompile(`\.(ts|tsx|js|jsx|mjs|cjs|mts|cts)$`)
 
-// dropField removes the i-th word of a command.
+// dropField removes the i-th word of a command (and its marks, where
+// they were kept for it).
 func dropField(r rawCmd, i int) rawCmd {
 	r.fields = append(append([]string(nil), r.fields[:i]...), r.fields[i+1:]...)
-	r.unres = append(append([]bool(nil), r.unres[:i]...), r.unres[i+1:]...)
-	r.srcs = append(append([][]Source(nil), r.srcs[:i]...), r.srcs[i+1:]...)
+	if i < len(r.unres) {
+		r.unres = append(append([]bool(nil), r.unres[:i]...), r.unres[i+1:]...)
+	}
+	if i < len(r.srcs) {
+		r.srcs = append(append([][]Source(nil), r.srcs[:i]...), r.srcs[i+1:]...)
+	}
 	return r
 }
 
