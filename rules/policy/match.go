@@ -885,15 +885,6 @@ func readPaths(v *cmdView, from string) []string {
 			}
 		}
 	}
-	if v.c.Name == "gpg" || v.c.Name == "gpg2" {
-		// The passphrase file unlocks the key gpg uses; gpg does not
-		// print it.
-		for i, a := range v.c.Args {
-			if a == "--passphrase-file" {
-				skip[i+1] = true
-			}
-		}
-	}
 	switch v.c.Name {
 	case "curl", "wget", "http", "https", "xh", "curlie", "git":
 		// Client certificates and keys authenticate the connection;
@@ -901,6 +892,14 @@ func readPaths(v *cmdView, from string) []string {
 		for i, a := range v.c.Args {
 			switch a {
 			case "--cert", "-E", "--key", "--cacert", "--capath", "--certificate", "--private-key", "--ca-certificate", "--proxy-cert", "--proxy-key":
+				skip[i+1] = true
+			}
+		}
+	case "gpg", "gpg2":
+		// The passphrase file unlocks the key gpg uses; gpg does not
+		// print it.
+		for i, a := range v.c.Args {
+			if a == "--passphrase-file" {
 				skip[i+1] = true
 			}
 		}

@@ -249,15 +249,23 @@ var passwordOpts = map[string]bool{
 // passwordOptWord reports whether word is "--password=$(...)" or the
 // like: a password option with its value joined by "=".
 func passwordOptWord(word *syntax.Word) bool {
+	name, ok := joinedName(word)
+	return ok && isPasswordOpt(name)
+}
+
+// joinedName is the name in a word that joins a literal "NAME=" to a
+// value given some other way ("--password=$(...)", "key=\"$K\""): the
+// part before the "=".
+func joinedName(word *syntax.Word) (string, bool) {
 	if len(word.Parts) < 2 {
-		return false
+		return "", false
 	}
 	lit, ok := word.Parts[0].(*syntax.Lit)
 	if !ok {
-		return false
+		return "", false
 	}
 	name, _, ok := strings.Cut(lit.Value, "=")
-	return ok && isPasswordOpt(name)
+	return name, ok
 }
 
 // keyValueSecretNames are the parameter names, in a CLI's key=value
@@ -279,14 +287,10 @@ var keyValueShowers = map[string]bool{
 // keyValueSecretWord reports whether word is "privatekey=$(...)" or the
 // like given to prog: a key=value parameter the program uses.
 func keyValueSecretWord(word *syntax.Word, prog string) bool {
-	if len(word.Parts) < 2 || keyValueShowers[prog] || netSenders[prog] {
+	if keyValueShowers[prog] || netSenders[prog] {
 		return false
 	}
-	lit, ok := word.Parts[0].(*syntax.Lit)
-	if !ok {
-		return false
-	}
-	name, _, ok := strings.Cut(lit.Value, "=")
+	name, ok := joinedName(word)
 	return ok && keyValueSecretNames[strings.ToLower(name)]
 }
 
@@ -1535,10 +1539,20 @@ func (c ctx) text(s *syntax.Stmt) string { return c.source(s) }
 
 // ---- expansion ----
 
-// xdgDefaults are the XDG base directories when the variables are unset.
-var xdgDefaults = map[string]string{
+// unsetDefaults are the values of variables the session did not set:
+// what the system gives them. Git Bash and MSYS on Windows inherit
+// APPDATA, LOCALAPPDATA and USERPROFILE (no other system sets them);
+// the XDG base directories are the specification's defaults, and the
+// runtime directory is the first user's on a desktop system; bash's
+// history file is ~/.bash_history; ${PATH:0:1} is "/" on every system,
+// so an unset PATH reads as a standard one, not as unknown; the login
+// shell, whatever it is, runs what it is fed.
+var unsetDefaults = map[string]string{
+	"APPDATA": "~/AppData/Roaming", "LOCALAPPDATA": "~/AppData/Local", "USERPROFILE": "~",
 	"XDG_CONFIG_HOME": "~/.config", "XDG_DATA_HOME": "~/.local/share", "XDG_CACHE_HOME": "~/.cache",
 	"XDG_STATE_HOME": "~/.local/state", "XDG_RUNTIME_DIR": "/run/user/1000",
+	"HISTFILE": "~/.bash_history", "PATH": "/usr/local/bin:/usr/bin:/bin", "IFS": " \t\n",
+	"SHELL": "/bin/sh", "BASH": "/bin/sh", "TMPDIR": "/tmp", "TMP": "/tmp", "TEMP": "/tmp",
 }
 
 // env resolves variables from the session, marking unknown ones.
@@ -1549,58 +1563,21 @@ type env struct {
 
 func (e env) Get(name string) expand.Variable {
 	st := e.w.st
+	if d, ok := unsetDefaults[name]; ok {
+		if v, ok := st.Vars[name]; ok {
+			return strVar(v)
+		}
+		return strVar(d)
+	}
 	switch name {
 	case "HOME":
 		return strVar("~")
-	case "APPDATA", "LOCALAPPDATA", "USERPROFILE":
-		// Git Bash and MSYS on Windows inherit these; no other system
-		// sets them.
-		if v, ok := st.Vars[name]; ok {
-			return strVar(v)
-		}
-		return strVar(map[string]string{"APPDATA": "~/AppData/Roaming", "LOCALAPPDATA": "~/AppData/Local", "USERPROFILE": "~"}[name])
-	case "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR":
-		// Unset, the base directories are the specification's defaults;
-		// the runtime directory is the first user's on a desktop system.
-		if v, ok := st.Vars[name]; ok {
-			return strVar(v)
-		}
-		return strVar(xdgDefaults[name])
-	case "HISTFILE":
-		// Unset, bash's history file is ~/.bash_history.
-		if v, ok := st.Vars[name]; ok {
-			return strVar(v)
-		}
-		return strVar("~/.bash_history")
-	case "PATH":
-		// ${PATH:0:1} is "/" on every system: an unset PATH reads as a
-		// standard one, not as unknown.
-		if v, ok := st.Vars[name]; ok {
-			return strVar(v)
-		}
-		return strVar("/usr/local/bin:/usr/bin:/bin")
-	case "IFS":
-		if v, ok := st.Vars[name]; ok {
-			return strVar(v)
-		}
-		return strVar(" \t\n")
 	case "PWD":
 		// The working directory: known after a cd, else "here".
 		if st.Cwd != "" {
 			return strVar(st.Cwd)
 		}
 		return strVar(".")
-	case "SHELL", "BASH":
-		// The login shell: whatever it is, it runs what it is fed.
-		if v, ok := st.Vars[name]; ok {
-			return strVar(v)
-		}
-		return strVar("/bin/sh")
-	case "TMPDIR", "TMP", "TEMP":
-		if v, ok := st.Vars[name]; ok {
-			return strVar(v)
-		}
-		return strVar("/tmp")
 	case "?", "$", "!", "PPID", "RANDOM", "LINENO", "SECONDS", "UID", "EUID":
 		return strVar("0")
 	case "#":
